@@ -1,0 +1,1 @@
+"""game-harness: grade interactive console programs turn by turn against a reference."""
