@@ -1,0 +1,116 @@
+"""Is the program waiting for input? Ask the kernel, not the prompt text or a clock.
+
+A program waits for its user when one of its tasks sleeps (state S) in a read() on fd 0
+and has finished at least one more read since the last line we typed (its `syscr` grew),
+so a line is never typed ahead of the read that is meant to take it.
+"""
+import os
+import platform
+
+# read, pread64, readv on each architecture's syscall table
+_READ_SYSCALLS = {
+    "x86_64": {0, 17, 19},
+    "aarch64": {63, 65, 67},
+}.get(platform.machine(), set())
+
+AVAILABLE = bool(_READ_SYSCALLS) and os.path.exists("/proc/self/task")
+
+
+def _read(path: str) -> str | None:
+    try:
+        with open(path, "rb", buffering=0) as f:
+            return f.read(4096).decode("ascii", "replace")
+    except OSError:
+        return None
+
+
+def _tasks(root_pid: int):
+    """Every (pid, tid) in the process tree under root_pid."""
+    stack = [root_pid]
+    seen = set()
+    while stack:
+        pid = stack.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        try:
+            tids = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in tids:
+            yield pid, int(tid)
+            children = _read(f"/proc/{pid}/task/{tid}/children")
+            if children:
+                stack.extend(int(c) for c in children.split())
+
+
+def tree_pids(root_pid: int) -> list[int]:
+    return sorted({pid for pid, _ in _tasks(root_pid)})
+
+
+def _reading_stdin(pid: int, tid: int) -> int | None:
+    """The task's syscr if it sleeps in a read on fd 0, else None."""
+    base = f"/proc/{pid}/task/{tid}"
+    syscall = _read(base + "/syscall")
+    if not syscall or syscall.startswith("running"):
+        return None
+    fields = syscall.split()
+    try:
+        if int(fields[0]) not in _READ_SYSCALLS or int(fields[1], 16) != 0:
+            return None
+    except (ValueError, IndexError):
+        return None
+    stat = _read(base + "/stat")
+    if not stat or stat[stat.rfind(")") + 2 : stat.rfind(")") + 3] != "S":
+        return None
+    io = _read(base + "/io")
+    if io is None:
+        return None
+    for line in io.splitlines():
+        if line.startswith("syscr:"):
+            return int(line.split()[1])
+    return None
+
+
+def cpu_ticks(root_pid: int) -> int:
+    """User+system clock ticks of the whole tree: flat while the program is idle."""
+    total = 0
+    for pid in tree_pids(root_pid):
+        stat = _read(f"/proc/{pid}/stat")
+        if stat:
+            fields = stat[stat.rfind(")") + 2 :].split()
+            total += int(fields[11]) + int(fields[12])
+    return total
+
+
+class WaitProbe:
+    """Tracks the reader task of one child process tree."""
+
+    def __init__(self, pid: int):
+        self.pid = pid
+        self._reader: tuple[int, int] | None = None
+        self._fed_at: dict[int, int] = {}  # tid -> syscr while it waited for the last line typed
+        self._seen: tuple[int, int] | None = None  # (tid, syscr) of the last wait seen
+        self._polls = 0
+
+    def _candidates(self):
+        if self._reader is not None and self._polls % 32:
+            yield self._reader
+            if os.path.exists(f"/proc/{self._reader[0]}/task/{self._reader[1]}"):
+                return
+        yield from _tasks(self.pid)
+
+    def waiting(self) -> bool:
+        self._polls += 1
+        for pid, tid in self._candidates():
+            syscr = _reading_stdin(pid, tid)
+            if syscr is not None:
+                self._reader, self._seen = (pid, tid), (tid, syscr)
+                return syscr > self._fed_at.get(tid, -1)
+        return False
+
+    def fed(self) -> None:
+        """Call when typing a line: the reader must consume it before it counts as waiting again."""
+        if self._seen is not None:
+            tid, syscr = self._seen
+            self._fed_at[tid] = syscr
