@@ -203,8 +203,6 @@ class _Session:
         self._flush_turn()
         self.events.append({"in": line})
         self.typed += 1
-        if self.echo is not None:
-            self.echo((line + "\n").encode())
         if self.probe is not None:
             self.probe.fed()
         os.write(self.fd, (line + "\n").encode("utf-8"))

@@ -1,0 +1,231 @@
+"""The `harness` command: play, record, run, grade, check, regen.
+
+Exit codes: 0 all passed / done, 1 some case failed, 2 usage or input error.
+"""
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from harness import build as builder
+from harness import cases as caseload
+from harness import grading, regen, runner, scoring, spec as specs, yamlfile
+from harness.environment import Workdir
+from harness.errors import InputError
+from harness.inputs import reference_env
+from harness.reports import files, model, terminal
+
+EPILOG = "GAME is a game id (reversi, silver-dollar, ...) or GAME:MILESTONE (reversi:ms1)."
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="harness", description=__doc__.splitlines()[0], epilog=EPILOG)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("play", help="play the reference game in this terminal", epilog=EPILOG)
+    p.add_argument("game")
+    p.add_argument("args", nargs=argparse.REMAINDER, help="the game's own arguments, and --seed N / --start STATE")
+
+    p = sub.add_parser("record", help="play the reference; the session becomes a case", epilog=EPILOG)
+    p.add_argument("game")
+    p.add_argument("-o", "--output", required=True, type=Path, help="the case file to write (cases/GAME/NAME.yaml)")
+    p.add_argument("--rubric", help="rubric item the case scores (default: the milestone's first graded item)")
+    p.add_argument("--description", default="Recorded session")
+    p.add_argument("--points", type=float, default=1)
+    p.add_argument("--seed", type=int)
+    p.add_argument("--target", help="target to record for (default: the first)")
+    p.add_argument("args", nargs="*", help="the game's own command-line arguments")
+
+    p = sub.add_parser("run", help="run cases against a program and show the results", epilog=EPILOG)
+    p.add_argument("game")
+    p.add_argument("program", type=Path, help="a submission folder or source file, or an executable to run as is")
+    p.add_argument("-k", dest="select", help="only cases whose name contains this text")
+    p.add_argument("-v", "--verbose", action="store_true", help="show the first divergent turn of each failure")
+
+    p = sub.add_parser("grade", help="build, run every case, score and write reports", epilog=EPILOG)
+    p.add_argument("game")
+    p.add_argument("submissions", nargs="+", type=Path, help="submission folders (or single source files)")
+    p.add_argument("-o", "--output", type=Path, default=Path("reports"), help="report folder (default: reports/)")
+    p.add_argument("-k", dest="select", help="only cases whose name contains this text")
+
+    p = sub.add_parser("check", help="a student's self-check on the public cases", epilog=EPILOG)
+    p.add_argument("game")
+    p.add_argument("submission", type=Path)
+    p.add_argument("-o", "--output", type=Path, default=Path("reports"), help="where the HTML report goes")
+
+    p = sub.add_parser("regen", help="rewrite expected transcripts from the reference", epilog=EPILOG)
+    p.add_argument("targets", nargs="*", help="games and/or case files (default: every game)")
+    p.add_argument("--check", action="store_true", help="change nothing; exit 1 if any case is stale (for CI)")
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        return COMMANDS[args.command](args)
+    except InputError as problem:
+        print(f"harness: {problem}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+# --- commands --------------------------------------------------------------------
+
+def cmd_play(args) -> int:
+    spec, milestone = specs.parse_game(args.game)
+    command = spec.reference_command(milestone, next(iter(spec.targets)), [a for a in args.args if a != "--"])
+    os.environ["PYTHONPATH"] = str(spec.folder.parent.parent)
+    os.execvp(command[0], command)
+
+
+def cmd_record(args) -> int:
+    spec, milestone = specs.parse_game(args.game)
+    target = args.target or next(iter(spec.targets))
+    if target not in spec.targets:
+        raise InputError(f"--target {target!r} is not in the spec; use one of: {', '.join(spec.targets)}")
+    items = [i for i in spec.items(milestone) if i.graded]
+    rubric = args.rubric or items[0].id
+    if rubric not in {i.id for i in items}:
+        raise InputError(f"--rubric {rubric!r} is not a graded item of {args.game}; use one of: {', '.join(i.id for i in items)}")
+    extra = ["--seed", str(args.seed)] if args.seed is not None else []
+    command = spec.reference_command(milestone, target, list(args.args) + extra)
+    print(f"Recording {spec.title}: play; end the game or press Ctrl-D to stop.", file=sys.stderr)
+    with Workdir() as home:
+        run = runner.run(command, env=reference_env(home), cwd=home, inputs=grading_terminal(),
+                         limits=runner.Limits(turn_seconds=3600, run_seconds=24 * 3600),
+                         echo=lambda data: (sys.stdout.buffer.write(data), sys.stdout.flush()))
+    case = {"description": args.description}
+    if milestone:
+        case["milestone"] = milestone
+    if target != next(iter(spec.targets)):
+        case["target"] = target
+    case.update({"rubric": rubric, "points": args.points, "visibility": "public"})
+    if args.args:
+        case["args"] = list(args.args)
+    if args.seed is not None:
+        case["seed"] = args.seed
+    case["inputs"] = [e["in"] for e in run.events if "in" in e]
+    case["expect"] = {"exit": run.end, "transcript": run.events}
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(yamlfile.dump(case), encoding="utf-8")
+    print(f"\nwrote {args.output} ({len(case['inputs'])} inputs, ended: {run.end})", file=sys.stderr)
+    return 0
+
+
+def grading_terminal():
+    from harness.inputs import TerminalInputs
+    return TerminalInputs()
+
+
+def _load_cases(spec, milestone, select=None, public_only=False):
+    found = caseload.load_all(spec, milestone, select, public_only)
+    if not found:
+        raise InputError(f"no cases for {spec.game}{':' + milestone if milestone else ''}"
+                         f"{' matching ' + repr(select) if select else ''} in cases/{spec.game}/")
+    caseload.require_expectations(found)
+    return found
+
+
+def _grade_one(spec, milestone, found, submission: Path):
+    if not submission.exists():
+        raise InputError(f"no such file or folder: {submission}")
+    result = grading.grade(spec, milestone, found, submission)
+    score = scoring.score(spec, spec.items(milestone), result.cases)
+    return model.submission_data(result, score, spec.title)
+
+
+def cmd_grade(args) -> int:
+    spec, milestone = specs.parse_game(args.game)
+    found = _load_cases(spec, milestone, args.select)
+    all_passed = True
+    for submission in args.submissions:
+        data = _grade_one(spec, milestone, found, submission)
+        name = submission.resolve().name if submission.is_dir() else submission.stem
+        paths = files.write(data, args.output / name)
+        terminal.render(data)
+        print(f"  report: {paths['html']}\n")
+        all_passed &= data["passed"] == data["total"]
+    return 0 if all_passed else 1
+
+
+def cmd_check(args) -> int:
+    spec, milestone = specs.parse_game(args.game)
+    found = _load_cases(spec, milestone, public_only=True)
+    data = _grade_one(spec, milestone, found, args.submission)
+    terminal.render(data)
+    _explain_first_failure(data)
+    paths = files.write(data, args.output / f"check-{spec.game}")
+    print(f"  full report: {paths['html']}")
+    return 0 if data["passed"] == data["total"] else 1
+
+
+def cmd_run(args) -> int:
+    spec, milestone = specs.parse_game(args.game)
+    found = _load_cases(spec, milestone, args.select)
+    program = args.program
+    if program.is_file() and os.access(program, os.X_OK) and not program.suffix:
+        results = []
+        target = next(iter(spec.targets))
+        direct = builder.Build(target, "program", True, run=[str(program.resolve()), "{args}"])
+        for case in found:
+            results.append(grading.run_case(spec, case, direct))
+        sub = grading.SubmissionResult(str(program), spec.game, milestone, {target: direct}, results)
+        data = model.submission_data(sub, scoring.score(spec, spec.items(milestone), results), spec.title)
+    else:
+        data = _grade_one(spec, milestone, found, program)
+    terminal.render(data)
+    if args.verbose:
+        _explain_first_failure(data, every=True)
+    return 0 if data["passed"] == data["total"] else 1
+
+
+def _explain_first_failure(data: dict, every: bool = False) -> None:
+    """The first divergent turn of a failing case, expected above actual, in the terminal."""
+    for case in data["cases"]:
+        if case["status"] != "failed" or case["first_divergence"] is None:
+            continue
+        turn = case["turns"][case["first_divergence"]]
+        print(f"\n  {case['name']}: first difference in turn {turn['index']}"
+              + (f" (after typing {turn['typed']!r})" if turn["typed"] is not None else ""))
+        for label, text in (("expected", turn["expected"]), ("got", turn["actual"])):
+            print(f"  --- {label}:")
+            for line in (text if text is not None else "(nothing)").split("\n"):
+                print(f"    {line}" + ("·" if line.endswith(" ") else ""))
+        if not every:
+            return
+
+
+def cmd_regen(args) -> int:
+    selected = []
+    for item in args.targets or specs.games():
+        if item.endswith((".yaml", ".yml")):
+            path = Path(item)
+            if not path.is_file():
+                raise InputError(f"no such case file: {path}")
+            spec = specs.load(path.resolve().parent.name)
+            selected.append((spec, caseload.load_case(path, spec)))
+        else:
+            spec, _ = specs.parse_game(item)
+            milestone = item.partition(":")[2] or None
+            selected += [(spec, case) for case in caseload.load_all(spec, milestone)]
+    stale = 0
+    for spec, case in selected:
+        outcome = regen.regenerate(spec, case)
+        if not outcome.changed:
+            continue
+        stale += 1
+        print(f"{'stale' if args.check else 'updated'}: {case.path}: {outcome.summary}")
+        if not args.check:
+            regen.write(outcome)
+    print(f"{len(selected)} cases, {stale} {'stale' if args.check else 'updated'}")
+    return 1 if args.check and stale else 0
+
+
+COMMANDS = {"play": cmd_play, "record": cmd_record, "run": cmd_run, "grade": cmd_grade, "check": cmd_check,
+            "regen": cmd_regen}
+
+
+if __name__ == "__main__":
+    sys.exit(main())

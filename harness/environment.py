@@ -1,0 +1,34 @@
+"""The environment every child process gets, built from scratch so runs are the same anywhere."""
+import os
+import tempfile
+
+# Nothing else is inherited: PYTHONUNBUFFERED, JAVA_TOOL_OPTIONS and friends change how
+# programs behave or what they print, and differ between machines.
+_KEEP = ("PATH", "JAVA_HOME")
+
+
+def child_env(home: str, extra: dict | None = None) -> dict:
+    env = {name: os.environ[name] for name in _KEEP if name in os.environ}
+    env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
+    env.update({
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "HOME": home,
+        "TMPDIR": home,
+        "TERM": "dumb",
+        "COLUMNS": "1000",
+        "LINES": "500",
+    })
+    env.update(extra or {})
+    return env
+
+
+class Workdir:
+    """A fresh, empty working folder for one run, removed afterwards."""
+
+    def __enter__(self) -> str:
+        self._dir = tempfile.TemporaryDirectory(prefix="harness-run-")
+        return self._dir.name
+
+    def __exit__(self, *exc):
+        self._dir.cleanup()

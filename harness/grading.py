@@ -1,0 +1,193 @@
+"""Grade one submission: build each target, run every case, compare, and collect results.
+
+Cases run in a pool of worker processes (cores + 1: the measured sweet spot for JVMs on a
+small machine). A case whose program drew a random start is compared with the reference
+re-run from that same start, so a random board can be graded.
+"""
+import os
+import subprocess
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from harness import build as builder
+from harness import compare, runner
+from harness.cases import Case, load_case
+from harness.environment import Workdir, child_env
+from harness.inputs import StrategyInputs, find_start, reference_env
+from harness.spec import Spec, load
+
+
+@dataclass
+class CaseResult:
+    name: str
+    description: str
+    rubric: str
+    points: float
+    visibility: str
+    status: str  # passed | failed | ungradable (the program's own start broke the rules)
+    reason: str = ""  # one line for a person
+    typed: list[str] = field(default_factory=list)
+    expected: list[dict] = field(default_factory=list)
+    expected_end: int | str | None = None
+    actual: list[dict] = field(default_factory=list)
+    actual_end: int | str | None = None
+    detail: str = ""  # how the run ended
+    comparison: compare.Comparison | None = None
+    notes: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    command: list[str] = field(default_factory=list)
+    runs: int = 0
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "passed"
+
+
+@cache
+def _spec(game: str, root: str) -> Spec:
+    return load(game, Path(root))
+
+
+def case_limits(spec: Spec, case: Case) -> runner.Limits:
+    return runner.Limits.merged(spec.limits, case.limits)
+
+
+def run_reference(spec: Spec, case: Case, extra: list[str], inputs, home: str) -> runner.RunResult:
+    command = spec.reference_command(case.milestone, case.target, case.args + extra)
+    return runner.run(command, env=reference_env(home), cwd=home, inputs=inputs, limits=case_limits(spec, case))
+
+
+def reference_seed_args(case: Case) -> list[str]:
+    return ["--seed", str(case.seed)] if case.seed is not None else []
+
+
+def make_inputs(spec: Spec, case: Case, home: str):
+    if case.strategy is None:
+        return runner.FixedInputs(case.prefix)
+    reference = spec.reference_command(case.milestone, case.target, case.args)
+    return StrategyInputs(case.prefix, case.strategy, reference, spec.random_start["option"],
+                          spec.random_start["capture"], home)
+
+
+def _typed(events) -> list[str]:
+    return [e["in"] for e in events if "in" in e]
+
+
+def run_case(spec: Spec, case: Case, build: builder.Build) -> CaseResult:
+    """Run the case (as many times as it asks) and keep the first failing run, or the last."""
+    result = None
+    for attempt in range(case.repeat):
+        result = _run_once(spec, case, build)
+        result.runs = attempt + 1
+        if result.status != "passed":
+            break
+    return result
+
+
+def _run_once(spec: Spec, case: Case, build: builder.Build) -> CaseResult:
+    result = CaseResult(case.name, case.description, case.rubric, case.points, case.visibility, "failed")
+    args = case.args + ([a.replace("{seed}", str(case.seed)) for a in spec.targets[case.target].seed_args]
+                        if case.seed is not None else [])
+    result.command = build.command(args)
+    with Workdir() as home:
+        inputs = make_inputs(spec, case, home)
+        run = runner.run(result.command, env=child_env(home), cwd=home, inputs=inputs,
+                         limits=case_limits(spec, case))
+        result.actual, result.actual_end, result.detail = run.events, run.end, run.detail
+        result.notes, result.seconds = list(run.notes), run.seconds
+        expected, expected_end = case.expect["transcript"], case.expect["exit"]
+        if spec.random_start:
+            outcome = _expect_from_start(spec, case, inputs, run, home)
+            if isinstance(outcome, str):
+                result.status, result.reason = "ungradable", outcome
+                result.typed = _typed(run.events)
+                return result
+            if outcome is not None:
+                expected, expected_end = outcome
+                result.notes.append("the program drew its own start; expected transcript re-computed from it")
+    result.expected, result.expected_end = expected, expected_end
+    result.typed = _typed(expected)
+    flags = compare.policy(spec.compare, case.compare)
+    comparison = compare.compare(expected, expected_end, run.events, run.end, flags)
+    result.comparison = comparison
+    result.status = "passed" if comparison.passed else "failed"
+    if not comparison.passed:
+        result.reason = "; ".join(comparison.problems + ([comparison.difference] if comparison.difference else []))
+        if run.detail and run.end in ("timeout", "output-limit", "waiting"):
+            result.reason = f"{run.detail}; {result.reason}"
+    return result
+
+
+def _expect_from_start(spec: Spec, case: Case, inputs, run: runner.RunResult, home: str):
+    """None when the program's start is the case's; (events, end) re-computed from its own
+    start; or a string saying why the run cannot be graded."""
+    capture = spec.random_start["capture"]
+    if isinstance(inputs, StrategyInputs) and inputs.problem:
+        return inputs.problem
+    actual_start = find_start(capture, run.output())
+    expected_start = find_start(capture, "".join(e.get("out", "") for e in case.expect["transcript"]))
+    if actual_start is None:
+        return "the start position was not found in the program's output"
+    if actual_start == expected_start and case.strategy is None:
+        return None
+    lines = inputs.lines if isinstance(inputs, StrategyInputs) else case.prefix
+    again = run_reference(spec, case, [spec.random_start["option"], actual_start], runner.FixedInputs(lines), home)
+    if again.end == 3:
+        reason = (again.output().strip().splitlines() or ["no reason given"])[-1]
+        return f"the program's start {actual_start!r} breaks the rules: {reason}"
+    return again.events, again.end
+
+
+# --- a whole submission -------------------------------------------------------------
+
+@dataclass
+class SubmissionResult:
+    submission: str
+    game: str
+    milestone: str | None
+    builds: dict[str, builder.Build]
+    cases: list[CaseResult]
+
+
+def _job(game: str, root: str, case_path: str, build: builder.Build) -> CaseResult:
+    spec = _spec(game, root)
+    case = load_case(Path(case_path), spec)
+    return run_case(spec, case, build)
+
+
+def _build_failed(case: Case, build: builder.Build) -> CaseResult:
+    return CaseResult(case.name, case.description, case.rubric, case.points, case.visibility, "failed",
+                      reason=f"not run: {build.reason}")
+
+
+_pool: ProcessPoolExecutor | None = None
+
+
+def workers() -> int:
+    return int(os.environ.get("HARNESS_JOBS", 0)) or (os.cpu_count() or 1) + 1
+
+
+def pool() -> ProcessPoolExecutor:
+    """One pool for the whole process; each worker adopts orphans so it can kill escapees."""
+    global _pool
+    if _pool is None:
+        _pool = ProcessPoolExecutor(max_workers=workers(), initializer=runner.become_subreaper)
+    return _pool
+
+
+def grade(spec: Spec, milestone: str | None, cases: list[Case], submission: Path) -> SubmissionResult:
+    """Build every target the cases need, run all cases in parallel, keep case order."""
+    targets = sorted({case.target for case in cases}, key=list(spec.targets).index)
+    builds = {t: builder.build(submission, spec, t) for t in targets}
+    root = str(spec.folder.parent.parent)
+    futures = {}
+    for case in cases:
+        build = builds[case.target]
+        if build.ok:
+            futures[case.name] = pool().submit(_job, spec.game, root, str(case.path), build)
+    results = [futures[c.name].result() if c.name in futures else _build_failed(c, builds[c.target]) for c in cases]
+    for build in builds.values():
+        builder.cleanup(build)
+    return SubmissionResult(str(submission), spec.game, milestone, builds, results)

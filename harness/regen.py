@@ -1,0 +1,59 @@
+"""Expected transcripts, regenerated from the reference: what changed, and --check for CI."""
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness import compare, runner, yamlfile
+from harness.cases import Case
+from harness.environment import Workdir
+from harness.grading import make_inputs, reference_seed_args, run_reference
+from harness.spec import Spec
+
+
+@dataclass
+class Regenerated:
+    case: Case
+    expect: dict
+    changed: bool
+    summary: str  # what changed, for a person
+
+
+def expected_for(spec: Spec, case: Case) -> dict:
+    with Workdir() as home:
+        run = run_reference(spec, case, reference_seed_args(case), make_inputs(spec, case, home), home)
+    if run.end in ("timeout", "output-limit") or isinstance(run.end, str) and run.end.startswith("signal"):
+        from harness.errors import InputError
+        raise InputError(f"the reference did not finish this case ({run.end}: {run.detail}); fix the inputs", case.path, 1)
+    return {"exit": run.end, "transcript": run.events}
+
+
+def regenerate(spec: Spec, case: Case) -> Regenerated:
+    new = expected_for(spec, case)
+    old = case.expect
+    if old == new:
+        return Regenerated(case, new, False, "unchanged")
+    if old is None:
+        return Regenerated(case, new, True, "new expected transcript")
+    result = compare.compare(old["transcript"], old["exit"], new["transcript"], new["exit"], compare.policy("exact"))
+    parts = []
+    if result.first_divergence is not None:
+        parts.append(result.difference)
+    parts += result.problems
+    return Regenerated(case, new, True, "; ".join(parts) or "transcript events regrouped")
+
+
+def write(regenerated: Regenerated) -> None:
+    """Rewrite the case's `expect:`; the rest of the file (comments included) stays as written."""
+    case = regenerated.case
+    text = case.path.read_text(encoding="utf-8")
+    data = dict(case.data)
+    keys = list(data)
+    data["expect"] = regenerated.expect
+    if keys and keys[-1] == "expect" or "expect" not in keys:
+        line = case.document.line_of(["expect"]) if "expect" in keys else None
+        head = text.splitlines(keepends=True)[: line - 1] if line else text.splitlines(keepends=True)
+        head_text = "".join(head)
+        if head_text and not head_text.endswith("\n"):
+            head_text += "\n"
+        case.path.write_text(head_text + yamlfile.dump({"expect": regenerated.expect}), encoding="utf-8")
+    else:
+        case.path.write_text(yamlfile.dump(data), encoding="utf-8")

@@ -1,0 +1,1 @@
+"""Reports of a graded submission: terminal summary, JSON, HTML (more formats plug in here)."""

@@ -1,0 +1,13 @@
+"""Writing a submission's report files: result.json and report.html."""
+import json
+from pathlib import Path
+
+from harness.reports import html
+
+
+def write(data: dict, folder: Path) -> dict[str, Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = {"json": folder / "result.json", "html": folder / "report.html"}
+    paths["json"].write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
+    paths["html"].write_text(html.render(data), encoding="utf-8")
+    return paths

@@ -1,0 +1,144 @@
+"""A game's spec: its reference, milestones, build targets, rubric and defaults."""
+import re
+import shlex
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harness import compare, schema, yamlfile
+from harness.errors import InputError
+from harness.paths import project_root
+
+
+@dataclass
+class Language:
+    name: str
+    files: list[str]
+    support: list[str]
+    compile: list[str] | None
+    main: str | None
+    build: list[str] | None
+    run: str | None
+    source_checks: list[dict]
+
+
+@dataclass
+class Target:
+    id: str
+    title: str
+    reference_args: list[str]
+    seed_args: list[str]
+    languages: dict[str, Language]
+
+
+@dataclass
+class RubricItem:
+    id: str
+    title: str
+    points: float
+    milestone: str | None
+    graded: bool
+
+
+@dataclass
+class Spec:
+    game: str
+    folder: Path
+    title: str
+    handout: str | None
+    reference: str
+    milestones: dict[str, dict]
+    targets: dict[str, Target]
+    rubric: list[RubricItem]
+    compare: dict
+    limits: dict
+    random_start: dict | None
+    document: yamlfile.Document = field(repr=False)
+
+    def reference_command(self, milestone: str | None, target: str, extra: list[str]) -> list[str]:
+        command = [sys.executable if part == "{python}" else part for part in shlex.split(self.reference)]
+        if milestone:
+            command += [str(a) for a in self.milestones[milestone].get("reference_args", [])]
+        return command + self.targets[target].reference_args + [str(a) for a in extra]
+
+    def items(self, milestone: str | None) -> list[RubricItem]:
+        return [item for item in self.rubric if milestone is None or item.milestone in (None, milestone)]
+
+    def item(self, item_id: str) -> RubricItem:
+        return next(item for item in self.rubric if item.id == item_id)
+
+    @property
+    def support_dir(self) -> Path:
+        return self.folder / "support"
+
+
+def games(root: Path | None = None) -> list[str]:
+    root = root or project_root()
+    return sorted(p.parent.name for p in (root / "specs").glob("*/spec.yaml"))
+
+
+def parse_game(name: str, root: Path | None = None) -> tuple["Spec", str | None]:
+    """`reversi` or `reversi:ms1` -> (spec, milestone); a plain name means the last milestone."""
+    game, _, milestone = name.partition(":")
+    spec = load(game, root)
+    if milestone:
+        if milestone not in spec.milestones:
+            known = ", ".join(f"{game}:{m}" for m in spec.milestones) or "none"
+            raise InputError(f"{game} has no milestone {milestone!r}; use one of: {known}")
+        return spec, milestone
+    return spec, (list(spec.milestones)[-1] if spec.milestones else None)
+
+
+def load(game: str, root: Path | None = None) -> Spec:
+    root = root or project_root()
+    path = root / "specs" / game / "spec.yaml"
+    if not path.is_file():
+        known = ", ".join(games(root)) or "none found"
+        raise InputError(f"unknown game {game!r}; games: {known} (looked in {root / 'specs'})")
+    doc = yamlfile.load(path)
+    schema.validate(doc, "spec.schema.json")
+    data = doc.data
+    milestones = data.get("milestones", {})
+    targets = {
+        tid: Target(
+            tid, t.get("title", tid), [str(a) for a in t.get("reference_args", [])],
+            [str(a) for a in t.get("seed_args", [])],
+            {lang: Language(lang, l["files"], l.get("support", []), l.get("compile"), l.get("main"),
+                            l.get("build"), l.get("run"), l.get("source_checks", []))
+             for lang, l in t["languages"].items()},
+        )
+        for tid, t in data["targets"].items()
+    }
+    rubric = [RubricItem(i["id"], i["title"], i["points"], i.get("milestone"), i.get("graded", True))
+              for i in data["rubric"]]
+    spec = Spec(game, path.parent, data["title"], data.get("handout"), data["reference"], milestones, targets,
+                rubric, compare.policy("default", data.get("defaults", {}).get("compare")),
+                data.get("defaults", {}).get("limits", {}), data.get("random_start"), doc)
+    _check_references(spec)
+    return spec
+
+
+def _check_references(spec: Spec) -> None:
+    doc = spec.document
+    ids = [item.id for item in spec.rubric]
+    for index, item in enumerate(spec.rubric):
+        if ids.count(item.id) > 1:
+            raise InputError(f"rubric id {item.id!r} is used twice; make ids unique", doc.path, doc.line_of(["rubric", index, "id"]))
+        if item.milestone is not None and item.milestone not in spec.milestones:
+            raise InputError(f"rubric item {item.id!r} names milestone {item.milestone!r}, which is not under milestones:",
+                             doc.path, doc.line_of(["rubric", index, "milestone"]))
+    if spec.random_start:
+        try:
+            re.compile(spec.random_start["capture"])
+        except re.error as problem:
+            raise InputError(f"random_start.capture is not a valid regular expression: {problem}",
+                             doc.path, doc.line_of(["random_start", "capture"]))
+        if spec.random_start.get("rubric") and spec.random_start["rubric"] not in ids:
+            raise InputError(f"random_start.rubric names {spec.random_start['rubric']!r}, which is not a rubric id",
+                             doc.path, doc.line_of(["random_start", "rubric"]))
+    for tid, target in spec.targets.items():
+        for lang in target.languages.values():
+            for name in lang.support:
+                if not (spec.support_dir / name).is_file():
+                    raise InputError(f"support file {name!r} of target {tid} is missing from {spec.support_dir}",
+                                     doc.path, doc.line_of(["targets", tid, "languages", lang.name, "support"]))
