@@ -10,6 +10,10 @@ from dataclasses import dataclass, field
 
 FLAGS = ("crlf", "trailing_space", "trailing_blank_lines", "ignore_case", "collapse_whitespace",
          "ignore_extra_lines", "ignore_exit")
+# `turns` says which turns a case is scored on: all of them, only the first (what the program
+# prints before any input) or only the last (how the game ended). Every turn is still shown.
+TURNS = ("all", "first", "last")
+# `from` (with turns: last) scores the last turn from the first line containing this text on.
 _DEFAULT = {"crlf": True, "trailing_space": True, "trailing_blank_lines": True}
 PRESETS = {
     "exact": {},
@@ -29,23 +33,25 @@ LADDER = [
 
 def policy(*layers) -> dict:
     """Merge policy layers (preset names or mappings with an optional `preset`), later ones winning."""
-    flags = {name: False for name in FLAGS}
+    flags = {name: False for name in FLAGS} | {"turns": "all", "from": None}
     for layer in layers:
         if not layer:
             continue
         if isinstance(layer, str):
             layer = {"preset": layer}
         if "preset" in layer:
-            flags = {name: False for name in FLAGS} | PRESETS[layer["preset"]]
+            flags = {name: False for name in FLAGS} | {"turns": flags["turns"], "from": flags["from"]} | PRESETS[layer["preset"]]
         flags.update({k: v for k, v in layer.items() if k != "preset"})
     return flags
 
 
 def describe_policy(flags: dict) -> str:
-    for name, preset in PRESETS.items():
-        if {k for k, v in flags.items() if v} == set(preset):
-            return name
-    return ", ".join(k for k, v in flags.items() if v) or "exact"
+    on = {k for k in FLAGS if flags.get(k)}
+    name = next((n for n, preset in PRESETS.items() if on == set(preset)), None)
+    text = name or ", ".join(sorted(on)) or "exact"
+    if flags.get("turns", "all") != "all":
+        text += f", {flags['turns']} turn only"
+    return text + (f", from {flags['from']!r}" if flags.get("from") else "")
 
 
 def split_turns(events: list[dict]) -> tuple[list[str], list[str]]:
@@ -117,6 +123,13 @@ class Comparison:
     problems: list[str] = field(default_factory=list)
 
 
+def _ended_how(end) -> str:
+    if isinstance(end, int):
+        return f"exited with status {end}"
+    return {"waiting": "was still waiting for input when the inputs ran out", "timeout": "timed out",
+            "output-limit": "printed more than the output limit"}.get(end, f"was {end.replace('signal', 'killed by')}")
+
+
 def _end_text(end) -> str:
     if isinstance(end, int):
         return f"exit status {end}"
@@ -140,17 +153,43 @@ def _compare_turns(exp_turns, exp_inputs, act_turns, act_inputs, flags) -> list[
     return turns
 
 
+def _judged(turns: list[Turn], exp_turns, act_turns, flags) -> list[Turn]:
+    """The turns a case is scored on; for `last`, the last turn of each side, paired."""
+    which = flags.get("turns", "all")
+    if which == "first":
+        return turns[:1]
+    if which == "last":
+        exp, act = exp_turns[-1], act_turns[-1]
+        if flags.get("from"):
+            exp, act = _from(exp, flags["from"]), _from(act, flags["from"])
+        return [Turn(len(exp_turns) - 1, None, exp, act, turns_equal(exp, act, flags, True))]
+    return turns
+
+
+def _from(text: str, marker: str) -> str:
+    at = text.find(marker)
+    return "" if at < 0 else text[text.rfind("\n", 0, at) + 1:]
+
+
 def compare(expected_events, expected_end, actual_events, actual_end, flags: dict) -> Comparison:
     exp_turns, exp_inputs = split_turns(expected_events)
     act_turns, act_inputs = split_turns(actual_events)
-    turns = _compare_turns(exp_turns, exp_inputs, act_turns, act_inputs, flags)
+    shown = _compare_turns(exp_turns, exp_inputs, act_turns, act_inputs, flags)
+    judged = _judged(shown, exp_turns, act_turns, flags)
+    for turn in shown:  # a turn that is not judged is not marked as a difference
+        turn.equal = turn.equal or all(turn.index != j.index for j in judged)
+    if flags.get("turns") == "last" and not judged[0].equal:
+        last = min(len(shown) - 1, judged[0].index)
+        shown[last].equal = False
+    turns = shown
     end_ok = flags.get("ignore_exit") and actual_end not in ("timeout", "output-limit") or expected_end == actual_end
     first = next((t.index for t in turns if not t.equal), None)
-    result = Comparison(first is None and end_ok, turns, first, expected_end, actual_end, bool(end_ok), flags)
+    passed = all(t.equal for t in judged) and end_ok
+    result = Comparison(passed, turns, first, expected_end, actual_end, bool(end_ok), flags)
     if not end_ok:
-        result.problems.append(f"expected {_end_text(expected_end)}, the program ended with {_end_text(actual_end)}")
+        result.problems.append(f"expected {_end_text(expected_end)}, but the program {_ended_how(actual_end)}")
     if first is not None:
-        turn = turns[first]
+        turn = judged[0] if flags.get("turns") == "last" else turns[first]
         result.difference = describe_difference(turn, flags)
         if end_ok:
             result.hint = _hint(exp_turns, exp_inputs, act_turns, act_inputs, flags)
@@ -163,7 +202,8 @@ def _hint(exp_turns, exp_inputs, act_turns, act_inputs, flags) -> str | None:
         if all(looser.get(k) for k in change):
             continue
         looser.update(change)
-        if all(t.equal for t in _compare_turns(exp_turns, exp_inputs, act_turns, act_inputs, looser)):
+        shown = _compare_turns(exp_turns, exp_inputs, act_turns, act_inputs, looser)
+        if all(t.equal for t in _judged(shown, exp_turns, act_turns, looser)):
             return f"would pass if {label}"
     return None
 
@@ -189,6 +229,8 @@ def describe_difference(turn: Turn, flags: dict) -> str:
     if len(act_lines) > len(exp_lines):
         extra = act_lines[len(exp_lines)]
         return f"{where}, line {len(exp_lines) + 1}: extra output {extra!r}" if extra else f"{where}: extra blank line at line {len(exp_lines) + 1}"
+    if len(act_lines) == len(exp_lines):
+        return f"{where}: differs only in line endings or invisible characters"
     missing = exp_lines[len(act_lines)]
     return f"{where}, line {len(act_lines) + 1}: missing {missing!r}" if missing else f"{where}: a blank line is missing at line {len(act_lines) + 1}"
 

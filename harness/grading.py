@@ -115,7 +115,7 @@ def _run_once(spec: Spec, case: Case, build: builder.Build) -> CaseResult:
     result.status = "passed" if comparison.passed else "failed"
     if not comparison.passed:
         result.reason = "; ".join(comparison.problems + ([comparison.difference] if comparison.difference else []))
-        if run.detail and run.end in ("timeout", "output-limit", "waiting"):
+        if run.detail and run.end != expected_end and run.end in ("timeout", "output-limit", "waiting"):
             result.reason = f"{run.detail}; {result.reason}"
     return result
 
