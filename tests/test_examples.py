@@ -1,0 +1,41 @@
+"""Grading the bundled sample submissions gives exactly what each sample's bug deserves.
+
+`examples/<game>/expected.yaml` says, per sample, which milestone it is graded on and which
+cases must fail (nothing else may): a correct sample scores 100 %, and a seeded-bug sample
+loses exactly the rubric items of those cases. Real builds, real runs.
+"""
+from pathlib import Path
+
+import pytest
+import yaml
+
+from harness import cases as caseload
+from harness import grading, scoring
+from harness import spec as specs
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _samples():
+    for expected in sorted(ROOT.glob("examples/*/expected.yaml")):
+        data = yaml.safe_load(expected.read_text(encoding="utf-8"))
+        for name, want in data["samples"].items():
+            yield pytest.param(expected.parent.name, name, want, id=f"{expected.parent.name}/{name}")
+
+
+@pytest.mark.parametrize("game, sample, want", list(_samples()))
+def test_sample_loses_exactly_what_its_bug_touches(game, sample, want):
+    spec, milestone = specs.parse_game(f"{game}:{want['milestone']}" if want.get("milestone") else game)
+    found = caseload.load_all(spec, milestone)
+    result = grading.grade(spec, milestone, found, ROOT / "examples" / game / sample)
+    score = scoring.score(spec, spec.items(milestone), result.cases)
+    failed = {c.name for c in result.cases if c.status == "failed"}
+    reasons = {c.name: c.reason for c in result.cases if c.status == "failed"}
+    assert failed == set(want.get("fails", [])), reasons
+    lost = {item.id for item in score.items if item.graded and item.earned < item.weight - 1e-9}
+    by_name = {c.name: c for c in found}
+    assert lost == {by_name[name].rubric for name in want.get("fails", [])} | set(want.get("also_loses", []))
+    if not want.get("fails"):
+        assert score.percent == pytest.approx(100.0)
+    if "ungradable" not in want:
+        assert not [c.name for c in result.cases if c.status == "ungradable"]
