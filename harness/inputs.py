@@ -5,7 +5,7 @@ import subprocess
 import sys
 
 from harness.environment import child_env
-from harness.paths import project_root
+from pathlib import Path
 
 
 class StartNotFound(Exception):
@@ -20,7 +20,10 @@ def find_start(pattern: str, output: str) -> str | None:
 
 
 def reference_env(home: str) -> dict:
-    return child_env(home, {"PYTHONPATH": str(project_root()), "PYTHONDONTWRITEBYTECODE": "1"})
+    """The references are the `reference` package that ships beside the harness."""
+    import reference
+    return child_env(home, {"PYTHONPATH": str(Path(reference.__file__).resolve().parent.parent),
+                            "PYTHONDONTWRITEBYTECODE": "1"})
 
 
 def plan(reference: list[str], option: str, start: str, strategy: dict, home: str) -> list[str]:

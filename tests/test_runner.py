@@ -1,0 +1,127 @@
+"""The pty runner against real programs that misbehave the ways student programs do."""
+import os
+import sys
+import textwrap
+import time
+
+import pytest
+
+from harness import runner
+from harness.environment import child_env
+
+LIMITS = runner.Limits(turn_seconds=3, run_seconds=10, output_bytes=20_000, quiet_seconds=1)
+
+
+def run_script(tmp_path, source, inputs=(), limits=LIMITS, env=None):
+    script = tmp_path / "prog.py"
+    script.write_text(textwrap.dedent(source))
+    return runner.run([sys.executable, "-S", str(script)], env=env or child_env(str(tmp_path)), cwd=str(tmp_path),
+                      inputs=runner.FixedInputs(inputs), limits=limits)
+
+
+def test_inputs_are_typed_only_when_the_program_reads(tmp_path):
+    # The program "thinks" between printing a prompt and reading: a line typed early would be
+    # echoed nowhere, but it would be read before the second prompt is complete.
+    result = run_script(tmp_path, """
+        import time
+        name = input("Name? ")
+        time.sleep(0.3)
+        print("thinking done")
+        age = input("Age? ")
+        print(f"{name} is {age}")
+    """, ["Ada", "36"])
+    assert result.end == 0
+    assert result.events == [{"out": "Name? "}, {"in": "Ada"}, {"out": "thinking done\nAge? "}, {"in": "36"},
+                             {"out": "Ada is 36\n"}]
+    assert result.notes == []
+
+
+def test_inputs_running_out_ends_as_waiting(tmp_path):
+    result = run_script(tmp_path, "input('a? ')\ninput('b? ')\n", ["1"])
+    assert result.end == "waiting"
+    assert result.events[-1] == {"out": "b? "}
+
+
+def test_a_program_that_never_reads_nor_ends_times_out(tmp_path):
+    started = time.monotonic()
+    result = run_script(tmp_path, "while True: pass\n", limits=runner.Limits(turn_seconds=1, run_seconds=5))
+    assert result.end == "timeout"
+    assert "1 s" in result.detail
+    assert time.monotonic() - started < 4
+
+
+def test_a_flood_of_output_stops_at_the_limit(tmp_path):
+    result = run_script(tmp_path, "while True: print('spam' * 50)\n")
+    assert result.end == "output-limit"
+    assert 20_000 <= len(result.output().encode()) <= 20_000 + 65536
+
+
+def test_a_crash_by_signal_is_recorded(tmp_path):
+    result = run_script(tmp_path, "import os, signal\nprint('bye')\nos.kill(os.getpid(), signal.SIGSEGV)\n")
+    assert result.end == "signal SIGSEGV"
+
+
+def test_exit_status_is_recorded(tmp_path):
+    assert run_script(tmp_path, "raise SystemExit(3)\n").end == 3
+
+
+def test_escaped_grandchildren_are_killed(tmp_path):
+    runner.become_subreaper()
+    marker = tmp_path / "pid"
+    result = run_script(tmp_path, f"""
+        import os, time
+        if os.fork() == 0:
+            os.setsid()
+            if os.fork() == 0:
+                open({str(marker)!r}, "w").write(str(os.getpid()))
+                time.sleep(60)
+            os._exit(0)
+        time.sleep(0.3)
+        input("? ")
+    """)
+    assert result.end == "waiting"
+    pid = int(marker.read_text())
+    for _ in range(100):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.01)
+    else:
+        pytest.fail(f"escaped process {pid} is still alive")
+
+
+def test_invalid_utf8_is_shown_and_noted(tmp_path):
+    result = run_script(tmp_path, "import sys\nsys.stdout.buffer.write(b'caf\\xe9\\n')\n")
+    assert result.end == 0
+    assert result.output() == "caf\ufffd\n"
+    assert "not valid UTF-8" in result.notes[0]
+
+
+def test_output_bytes_are_kept_exactly(tmp_path):
+    result = run_script(tmp_path, "import sys\nsys.stdout.write('a \\r\\nb\\t○●  ')\n")
+    assert result.output() == "a \r\nb\t○●  "
+
+
+def test_the_child_environment_is_built_not_inherited(tmp_path, monkeypatch):
+    monkeypatch.setenv("PYTHONUNBUFFERED", "1")
+    monkeypatch.setenv("JAVA_TOOL_OPTIONS", "-Xmx1m")
+    result = run_script(tmp_path, """
+        import os
+        print(os.environ.get("PYTHONUNBUFFERED"), os.environ.get("JAVA_TOOL_OPTIONS"), os.environ["LANG"])
+        print(os.getcwd() == os.environ["HOME"], os.listdir("."))
+    """)
+    assert result.output().splitlines()[0] == "None None C.UTF-8"
+
+
+def test_a_program_that_polls_instead_of_reading_gets_the_quiet_fallback(tmp_path):
+    result = run_script(tmp_path, """
+        import select, sys, os
+        print("go", flush=True)
+        while not select.select([0], [], [], 0.05)[0]:
+            pass
+        print("got", os.read(0, 100).decode().strip())
+    """, ["x"], limits=runner.Limits(turn_seconds=5, run_seconds=10, quiet_seconds=0.5))
+    assert result.end == 0
+    assert result.output().endswith("got x\n")
+    assert "silence" in result.notes[0]
