@@ -13,7 +13,7 @@ from harness import grading, regen, runner, scoring, spec as specs, yamlfile
 from harness.environment import Workdir
 from harness.errors import InputError
 from harness.inputs import reference_env
-from harness.reports import files, model, terminal
+from harness.reports import exports, files, model, terminal
 
 EPILOG = "GAME is a game id (reversi, silver-dollar, ...) or GAME:MILESTONE (reversi:ms1)."
 
@@ -139,15 +139,18 @@ def _grade_one(spec, milestone, found, submission: Path):
 def cmd_grade(args) -> int:
     spec, milestone = specs.parse_game(args.game)
     found = _load_cases(spec, milestone, args.select)
-    all_passed = True
+    rows = []
     for submission in args.submissions:
         data = _grade_one(spec, milestone, found, submission)
         name = submission.resolve().name if submission.is_dir() else submission.stem
         paths = files.write(data, args.output / name)
         terminal.render(data)
         print(f"  report: {paths['html']}\n")
-        all_passed &= data["passed"] == data["total"]
-    return 0 if all_passed else 1
+        rows.append(data)
+    gradebook = args.output / "gradebook.csv"
+    exports.gradebook(rows, gradebook)
+    print(f"gradebook: {gradebook} ({len(rows)} submission{'s' if len(rows) != 1 else ''})")
+    return 0 if all(d["passed"] == d["total"] for d in rows) else 1
 
 
 def cmd_check(args) -> int:
