@@ -12,6 +12,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from harness import jvm as jvm_archive
 from harness.environment import child_env
 from harness.spec import Language, Spec, Target
 
@@ -127,8 +128,9 @@ def build(submission: Path, spec: Spec, target_id: str) -> Build:
         (src / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(spec.support_dir / name, src / name)
     sources = lang.compile or [n for n in [*lang.files, *lang.support] if n.endswith(recipe["exts"])]
+    jvm = JVM_FLAGS + (jvm_archive.archive_flags(child_env(str(src))) if lang.name == "java" else [])
     values = {"src": str(src), "out": str(out), "python": sys.executable, "main": lang.main or "",
-              "jvm": JVM_FLAGS, "sources": sources}
+              "jvm": jvm, "sources": sources}
     result.src, result.out = str(src), str(out)
     result.findings = source_findings(lang, found)
     log = []
