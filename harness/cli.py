@@ -76,7 +76,7 @@ def main(argv=None) -> int:
 def cmd_play(args) -> int:
     spec, milestone = specs.parse_game(args.game)
     command = spec.reference_command(milestone, next(iter(spec.targets)), [a for a in args.args if a != "--"])
-    os.environ["PYTHONPATH"] = str(spec.folder.parent.parent)
+    os.environ["PYTHONPATH"] = reference_env(os.getcwd())["PYTHONPATH"]
     os.execvp(command[0], command)
 
 

@@ -111,3 +111,31 @@ def test_record_turns_a_session_into_a_valid_case(harness_cli, tmp_path):
     data = yaml.safe_load(text)
     assert data["expect"]["exit"] == 0 and data["rubric"] == "ms1-capture"
     assert data["expect"]["transcript"][0]["out"].startswith(BOARD)
+
+
+def test_play_runs_the_reference_in_the_terminal(harness_cli):
+    done = harness_cli("play", "reversi:ms1", input="5\nd\n")
+    assert done.returncode == 0
+    assert done.stdout.startswith(BOARD) and done.stdout.endswith("5 ...●..\n6 ......\n")
+
+
+def test_check_explains_the_first_difference_on_public_cases_only(harness_cli, tmp_path):
+    done = harness_cli("check", "reversi", ROOT / "examples" / "reversi" / "bug-whitespace", "-o", tmp_path)
+    assert done.returncode == 1
+    assert "first difference in turn 0" in done.stdout
+    hidden = [p.stem for p in (ROOT / "cases" / "reversi").glob("ms2-*.yaml") if "visibility: hidden" in p.read_text()]
+    assert hidden and not any(name in done.stdout for name in hidden)
+    assert (tmp_path / "check-reversi" / "report.html").exists()
+
+
+def test_run_accepts_a_ready_executable(harness_cli, tmp_path):
+    program = tmp_path / "reversi"
+    program.write_text(f"#!/bin/sh\nexec {sys.executable} -S -m reference.reversi --milestone 1\n")
+    program.chmod(0o755)
+    done = harness_cli("run", "reversi:ms1", program, "-k", "capture")
+    # the reference package is not on this program's path: it must fail, and say why
+    assert done.returncode == 1 and "No module named" in done.stdout
+    program.write_text(f"#!/bin/sh\nPYTHONPATH={ROOT} exec {sys.executable} -S -m reference.reversi --milestone 1\n")
+    done = harness_cli("run", "reversi:ms1", program, "-k", "capture")
+    assert done.returncode == 0, done.stdout
+    assert "5/5 cases passed" in done.stdout

@@ -33,7 +33,12 @@ def render(data: dict, stream=None, verbose: bool = False) -> None:
         if not item["graded"]:
             print(f"  {'—':>7}  {item['title']} (graded by a person, {item['weight']:g} points)", file=stream)
             continue
+        if not item["cases_total"]:
+            print(f"  {'—':>7}  {item['title']} (no cases run)", file=stream)
+            continue
         cases = f"{item['cases_passed']}/{item['cases_total'] - item['cases_ungradable']} cases"
+        if item["cases_ungradable"]:
+            cases += f", {item['cases_ungradable']} not gradable"
         print(f"  {item['earned']:>5.1f}/{item['weight']:<4g} {item['title']} ({cases})", file=stream)
     score = data["score"]
     colour = "passed" if data["passed"] == data["total"] else "failed"
