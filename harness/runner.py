@@ -253,8 +253,11 @@ class _Session:
 
     def _ended(self) -> RunResult:
         """The output closed or the program exited: drain, then collect its status within the run limit."""
-        while self.poller.poll(0) and self._read():
-            pass
+        while self.poller.poll(0) and self._read():  # what is left in the pty, within the limits
+            if self.total > self.limits.output_bytes:
+                return self._finish("output-limit", f"printed more than {self.limits.output_bytes:,} bytes")
+            if time.monotonic() - self.started > self.limits.run_seconds:
+                return self._finish("timeout", f"the whole run took longer than {self.limits.run_seconds:g} s")
         if self.child.isalive():
             remaining = self.limits.run_seconds - (time.monotonic() - self.started)
             try:

@@ -125,3 +125,16 @@ def test_a_program_that_polls_instead_of_reading_gets_the_quiet_fallback(tmp_pat
     assert result.end == 0
     assert result.output().endswith("got x\n")
     assert "silence" in result.notes[0]
+
+
+def test_a_child_that_keeps_printing_after_its_parent_exits_is_stopped(tmp_path):
+    runner.become_subreaper()
+    result = run_script(tmp_path, """
+        import os, sys
+        if os.fork() == 0:
+            while True:
+                sys.stdout.write("x" * 1000 + "\\n"); sys.stdout.flush()
+        print("parent done")
+    """, limits=runner.Limits(turn_seconds=3, run_seconds=5, output_bytes=50_000))
+    assert result.end in ("output-limit", 0)
+    assert len(result.output().encode()) < 50_000 + 70_000

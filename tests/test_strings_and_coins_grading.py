@@ -1,0 +1,43 @@
+"""Strings and Coins: the handout's "no arrays, vectors, globals or <cmath>" rule is reported
+by the spec's source checks, never deducted.
+
+Grading `rule-uses-array` (correct but for a local array in updateNetwork) must name the
+array's line in a build finding and still score 100 %; the correct sample has no finding.
+"""
+from pathlib import Path
+
+import pytest
+
+from harness import cases as caseload
+from harness import grading, scoring
+from harness import spec as specs
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "examples" / "strings-and-coins"
+
+
+def _grade(sample: str):
+    spec, milestone = specs.parse_game("strings-and-coins", ROOT)
+    found = caseload.load_all(spec, milestone)
+    result = grading.grade(spec, milestone, found, SAMPLES / sample)
+    return result, scoring.score(spec, spec.items(milestone), result.cases)
+
+
+def _line_of(path: Path, text: str) -> int:
+    return next(i for i, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1) if text in line)
+
+
+def test_array_is_reported_but_not_deducted():
+    result, score = _grade("rule-uses-array")
+    line = _line_of(SAMPLES / "rule-uses-array" / "stringcoin.cpp", "int tops[6]")
+    findings = [f for build in result.builds.values() for f in build.findings]
+    assert any(f.startswith(f"stringcoin.cpp:{line}:") and "array" in f for f in findings), findings
+    assert all(build.ok for build in result.builds.values())
+    assert score.percent == pytest.approx(100.0)
+
+
+def test_correct_sample_has_no_findings():
+    result, score = _grade("correct-cpp")
+    assert {build.target for build in result.builds.values()} == {"game", "functions"}
+    assert [f for build in result.builds.values() for f in build.findings] == []
+    assert score.percent == pytest.approx(100.0)
