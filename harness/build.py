@@ -72,11 +72,15 @@ def _find(submission: Path, wanted: str) -> Path | None:
     return matches[0] if matches else None
 
 
-def choose_language(submission: Path, target: Target) -> tuple[Language, dict[str, Path], list[str]]:
-    """The first language whose files are all there; else the closest, with what is missing."""
+def choose_language(submission: Path, target: Target, support: Path) -> tuple[Language, dict[str, Path], list[str]]:
+    """The first language whose files are all there; else the closest, with what is missing.
+    An optional file the student left out is taken from the spec's support folder."""
     best = None
     for lang in target.languages.values():
-        found = {name: _find(submission, name) for name in lang.files}
+        found = {name: _find(submission, name) for name in lang.files + lang.optional}
+        for name in lang.optional:
+            if found[name] is None:
+                found[name] = support / name
         missing = [name for name, path in found.items() if path is None]
         if not missing:
             return lang, found, []
@@ -111,7 +115,7 @@ def build(submission: Path, spec: Spec, target_id: str) -> Build:
     import time
     started = time.monotonic()
     target = spec.targets[target_id]
-    lang, found, missing = choose_language(submission, target)
+    lang, found, missing = choose_language(submission, target, spec.support_dir)
     result = Build(target_id, lang.name, False)
     if missing:
         result.reason = (f"missing file{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
@@ -127,7 +131,7 @@ def build(submission: Path, spec: Spec, target_id: str) -> Build:
     for name in lang.support:
         (src / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(spec.support_dir / name, src / name)
-    sources = lang.compile or [n for n in [*lang.files, *lang.support] if n.endswith(recipe["exts"])]
+    sources = lang.compile or [n for n in [*lang.files, *lang.optional, *lang.support] if n.endswith(recipe["exts"])]
     jvm = JVM_FLAGS + (jvm_archive.archive_flags(child_env(str(src))) if lang.name == "java" else [])
     values = {"src": str(src), "out": str(out), "python": sys.executable, "main": lang.main or "",
               "jvm": jvm, "sources": sources}

@@ -15,6 +15,7 @@ class Language:
     name: str
     files: list[str]
     support: list[str]
+    optional: list[str]  # may be left out: the copy in support/ stands in
     compile: list[str] | None
     main: str | None
     build: list[str] | None
@@ -103,7 +104,7 @@ def load(game: str, root: Path | None = None) -> Spec:
         tid: Target(
             tid, t.get("title", tid), [str(a) for a in t.get("reference_args", [])],
             [str(a) for a in t.get("seed_args", [])],
-            {lang: Language(lang, l["files"], l.get("support", []), l.get("compile"), l.get("main"),
+            {lang: Language(lang, l["files"], l.get("support", []), l.get("optional", []), l.get("compile"), l.get("main"),
                             l.get("build"), l.get("run"), l.get("source_checks", []))
              for lang, l in t["languages"].items()},
         )
@@ -138,7 +139,7 @@ def _check_references(spec: Spec) -> None:
                              doc.path, doc.line_of(["random_start", "rubric"]))
     for tid, target in spec.targets.items():
         for lang in target.languages.values():
-            for name in lang.support:
+            for name in lang.support + lang.optional:
                 if not (spec.support_dir / name).is_file():
                     raise InputError(f"support file {name!r} of target {tid} is missing from {spec.support_dir}",
                                      doc.path, doc.line_of(["targets", tid, "languages", lang.name, "support"]))

@@ -41,3 +41,17 @@ def test_correct_sample_has_no_findings():
     assert {build.target for build in result.builds.values()} == {"game", "functions"}
     assert [f for build in result.builds.values() for f in build.findings] == []
     assert score.percent == pytest.approx(100.0)
+
+
+def test_a_submission_without_the_header_uses_the_provided_one(tmp_path):
+    # the sample's helpers are declared in its own header: declare them in the sources instead
+    helpers = "long long power10(int e);\nbool coinDisconnected(long long network, int top);\nbool allCut(long long network);\n"
+    for name in ("stringcoin.cpp", "stringcoin-game.cpp"):
+        source = (SAMPLES / "correct-cpp" / name).read_text()
+        at = source.index('#include "stringcoin.h"') + len('#include "stringcoin.h"\n')
+        (tmp_path / name).write_text(source[:at] + helpers + source[at:])
+    spec, milestone = specs.parse_game("strings-and-coins", ROOT)
+    found = caseload.load_all(spec, milestone)
+    result = grading.grade(spec, milestone, found, tmp_path)
+    assert result.builds["game"].ok, result.builds["game"].reason
+    assert scoring.score(spec, spec.items(milestone), result.cases).percent == pytest.approx(100.0)
