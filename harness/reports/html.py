@@ -1,4 +1,5 @@
 """The HTML report: rubric, build output, and every case turn by turn, side by side."""
+import difflib
 import re
 
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -7,18 +8,32 @@ from markupsafe import Markup, escape
 FOLD_LINES = 12  # equal turns longer than this are folded
 
 
-def whitespace(text: str | None) -> Markup:
-    """Escape, then make invisible characters visible: trailing spaces, tabs, CR, a missing final newline."""
+def _differing_lines(text: str, other: str | None) -> set[int]:
+    """Indexes of the lines of `text` that have no equal partner in `other` (difflib alignment)."""
+    if other is None:
+        return set()
+    mine, theirs = text.split("\n"), other.split("\n")
+    same = set()
+    for block in difflib.SequenceMatcher(None, mine, theirs, autojunk=False).get_matching_blocks():
+        same.update(range(block.a, block.a + block.size))
+    return set(range(len(mine))) - same
+
+
+def whitespace(text: str | None, other: str | None = None) -> Markup:
+    """Escape, then make invisible characters visible: trailing spaces, tabs, CR, a missing final newline.
+    Given the other side's text, lines that differ from it are marked."""
     if text is None:
         return Markup('<span class="absent">(no such turn)</span>')
+    marked = _differing_lines(text, other)
     out = []
-    for line in re.split(r"(?<=\n)", text):
+    for index, line in enumerate(re.split(r"(?<=\n)", text)):
         body, newline = (line[:-1], "\n") if line.endswith("\n") else (line, "")
         stripped = body.rstrip(" ")
         trail = len(body) - len(stripped)
         piece = str(escape(stripped)).replace("\t", '<span class="ws">→</span>').replace("\r", '<span class="ws">␍</span>')
         piece += '<span class="ws">·</span>' * trail
-        out.append(piece + ('<span class="ws">↵</span>\n' if newline else ""))
+        piece += '<span class="ws">↵</span>' if newline else ""
+        out.append((f'<span class="bad">{piece}</span>' if index in marked else piece) + newline)
     return Markup("".join(out))
 
 
