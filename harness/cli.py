@@ -3,6 +3,7 @@
 Exit codes: 0 all passed / done, 1 some case failed, 2 usage or input error.
 """
 import argparse
+from concurrent.futures import ThreadPoolExecutor
 import os
 import sys
 from pathlib import Path
@@ -139,9 +140,16 @@ def _grade_one(spec, milestone, found, submission: Path):
 def cmd_grade(args) -> int:
     spec, milestone = specs.parse_game(args.game)
     found = _load_cases(spec, milestone, args.select)
-    rows = []
     for submission in args.submissions:
-        data = _grade_one(spec, milestone, found, submission)
+        if not submission.exists():
+            raise InputError(f"no such file or folder: {submission}")
+    rows = []
+    # Submissions are built side by side (compilers are separate processes); their cases
+    # share one pool of workers, so a class keeps every core busy.
+    with ThreadPoolExecutor(max_workers=grading.workers()) as builders:
+        pending = [builders.submit(_grade_one, spec, milestone, found, s) for s in args.submissions]
+    for submission, future in zip(args.submissions, pending):
+        data = future.result()
         name = submission.resolve().name if submission.is_dir() else submission.stem
         paths = files.write(data, args.output / name)
         terminal.render(data)

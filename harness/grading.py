@@ -4,8 +4,8 @@ Cases run in a pool of worker processes (cores + 1: the measured sweet spot for 
 small machine). A case whose program drew a random start is compared with the reference
 re-run from that same start, so a random board can be graded.
 """
+import multiprocessing
 import os
-import subprocess
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import cache
@@ -173,7 +173,9 @@ def pool() -> ProcessPoolExecutor:
     """One pool for the whole process; each worker adopts orphans so it can kill escapees."""
     global _pool
     if _pool is None:
-        _pool = ProcessPoolExecutor(max_workers=workers(), initializer=runner.become_subreaper)
+        # forkserver: workers never inherit the threads that build submissions side by side
+        _pool = ProcessPoolExecutor(max_workers=workers(), initializer=runner.become_subreaper,
+                                    mp_context=multiprocessing.get_context("forkserver"))
     return _pool
 
 
