@@ -219,11 +219,17 @@ def draw_pattern(size):
 
 
 def draw_moves(size):
-    """Fill the pattern row by row from the bottom; in each row X and O alternate, X first."""
+    """Fill the pattern two rows at a time from the bottom, X first and then turn about.
+
+    X takes the X cells of the lower row then those of the upper row, O likewise; every upper
+    cell stands on a cell of the other symbol, which that player has filled by then.
+    """
+    pattern = draw_pattern(size)
     columns = []
-    for row in reversed(draw_pattern(size)):
-        xs = [c + 1 for c in range(size) if row[c] == "X"]
-        os_ = [c + 1 for c in range(size) if row[c] == "O"]
+    for lower in range(size - 1, 0, -2):
+        pair = (pattern[lower], pattern[lower - 1])
+        xs = [c + 1 for row in pair for c in range(size) if row[c] == "X"]
+        os_ = [c + 1 for row in pair for c in range(size) if row[c] == "O"]
         for x, o in zip(xs, os_):
             columns += [x, o]
     return columns
@@ -305,7 +311,7 @@ def test_three_games_accumulate_stats_and_alternate_starters():
 
 def test_stats_names_padded_to_twelve():
     code, out = run(["4", "Maximilianus", "Jo"], X_WINS_FAST + "n\n")
-    assert out.endswith(stats("Maximilianus:    1       0       0\n", "Jo:             0       1       0\n")
+    assert out.endswith(stats("Maximilianus:     1       0       0\n", "Jo:             0       1       0\n")
                         + AGAIN + GOODBYE)
 
 
@@ -330,7 +336,7 @@ def test_drop_stacks_and_refuses_full_or_missing_columns():
 
 @pytest.mark.parametrize("rows, x, o", [
     (["________"] * 7 + ["XXX_XXXO"], 3, 1),                                      # a gap breaks a row
-    (["________"] * 4 + ["X_______", "X_______", "X__O____", "X_O_____"], 4, 1),  # column
+    (["________"] * 4 + ["X_______", "X_______", "X___O___", "X_O_____"], 4, 1),  # column
     (["________"] * 4 + ["___X____", "__X_____", "_X______", "X_______"], 4, 0),  # forward slash
     (["________"] * 4 + ["X_______", "_X______", "__X_____", "___X____"], 4, 0),  # backslash
     (["_______X", "X_______"] + ["________"] * 6, 1, 0),                         # no wrap across rows
@@ -351,12 +357,17 @@ def test_run_through_counts_both_ways():
     assert b.run_through(0, 0, 0, 1) == 0         # empty cell
 
 
-def test_full_board_and_twelve_by_twelve():
-    b = Board(4)
-    for c in draw_moves(8):
+@pytest.mark.parametrize("n", [4, 5, 6])
+def test_draw_moves_fill_the_pattern_without_a_line_of_three(n):
+    b = Board(n)
+    for c in draw_moves(2 * n):
         assert not b.is_full()
-        b.drop(c - 1, "XO"[b.pieces % 2])
-    assert b.is_full() and b.longest_run("X") == 2 and b.longest_run("O") == 2
+        assert b.drop(c - 1, "XO"[b.pieces % 2])
+    assert b.is_full() and b.cells == draw_pattern(2 * n)
+    assert b.longest_run("X") == 2 and b.longest_run("O") == 2
+
+
+def test_headers():
     assert Board(6).header() == HEADERS[12] and Board(5).header() == HEADERS[10]
 
 
@@ -374,4 +385,4 @@ def test_stats_table():
     a.wins, b.losses, b.draws = 12, 3, 100
     assert stats_table([a, b]) == ("              Wins    Losses    Draws\n"
                                    "Alice:         12       0       0\n"
-                                   "verylongplayername:    0       3     100\n")
+                                   "verylongplayername:     0       3     100\n")

@@ -55,6 +55,26 @@ def test_grading_the_correct_sample_writes_reports(harness_cli, tmp_path):
     assert "Printing the initial board" in html and "graded by a person" in html
 
 
+def test_grading_a_class_writes_gradescope_junit_and_a_gradebook(harness_cli, tmp_path):
+    import csv
+    import xml.etree.ElementTree as ET
+    samples = ROOT / "examples" / "reversi"
+    done = harness_cli("grade", "reversi", samples / "correct-java", samples / "bug-tie", "-o", tmp_path)
+    assert done.returncode == 1
+    gradescope = json.loads((tmp_path / "bug-tie" / "results.json").read_text())
+    result = json.loads((tmp_path / "bug-tie" / "result.json").read_text())
+    assert round(sum(t["score"] for t in gradescope["tests"]), 2) == round(gradescope["score"], 2)
+    assert round(gradescope["score"], 2) == round(result["score"]["earned"], 2)
+    assert [t["name"] for t in gradescope["tests"] if t["status"] == "failed"] == ["ms2-result-tie [ms2-result]"]
+    assert {t["visibility"] for t in gradescope["tests"]} == {"visible", "after_due_date"}
+    suite = ET.parse(tmp_path / "bug-tie" / "junit.xml").getroot()
+    assert suite.get("failures") == "1" and suite.get("tests") == str(result["total"])
+    rows = list(csv.DictReader((tmp_path / "gradebook.csv").open()))
+    assert [(r["submission"], r["percent"]) for r in rows] == [("correct-java", "100.00"),
+                                                              ("bug-tie", f"{result['score']['percent']:.2f}")]
+    assert float(rows[1]["ms2-result"]) < 10 and float(rows[1]["ms2-end"]) == 20
+
+
 def test_a_failing_case_report_shows_the_divergent_turn(harness_cli, tmp_path):
     done = harness_cli("grade", "reversi", ROOT / "examples" / "reversi" / "bug-message", "-o", tmp_path)
     assert done.returncode == 1
