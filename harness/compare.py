@@ -123,6 +123,11 @@ class Comparison:
     problems: list[str] = field(default_factory=list)
 
 
+def describe_end(end) -> str:
+    """How a run ended, as the end of a sentence: "exited with status 1"."""
+    return _ended_how(end)
+
+
 def _ended_how(end) -> str:
     if isinstance(end, int):
         return f"exited with status {end}"

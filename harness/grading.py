@@ -100,8 +100,10 @@ def _run_once(spec: Spec, case: Case, build: builder.Build) -> CaseResult:
         expected, expected_end = case.expect["transcript"], case.expect["exit"]
         if spec.random_start:
             outcome = _expect_from_start(spec, case, inputs, run, home)
-            if isinstance(outcome, str):
-                result.status, result.reason = "ungradable", outcome
+            if isinstance(outcome, Unusable):
+                # a start against the rules is the setup item's failure; no start at all is this case's
+                result.status = "ungradable" if outcome.breaks_rules else "failed"
+                result.reason = str(outcome)
                 result.typed = _typed(run.events)
                 return result
             if outcome is not None:
@@ -120,23 +122,34 @@ def _run_once(spec: Spec, case: Case, build: builder.Build) -> CaseResult:
     return result
 
 
+class Unusable(str):
+    """Why a run cannot be compared: its start was not found, or breaks the rules."""
+    breaks_rules = False
+
+
+def _unusable(reason: str, breaks_rules: bool) -> Unusable:
+    text = Unusable(reason)
+    text.breaks_rules = breaks_rules
+    return text
+
+
 def _expect_from_start(spec: Spec, case: Case, inputs, run: runner.RunResult, home: str):
     """None when the program's start is the case's; (events, end) re-computed from its own
-    start; or a string saying why the run cannot be graded."""
+    start; or an Unusable saying why the run cannot be graded."""
     capture = spec.random_start["capture"]
-    if isinstance(inputs, StrategyInputs) and inputs.problem:
-        return inputs.problem
     actual_start = find_start(capture, run.output())
-    expected_start = find_start(capture, "".join(e.get("out", "") for e in case.expect["transcript"]))
     if actual_start is None:
-        return "the start position was not found in the program's output"
+        ended = compare.describe_end(run.end)
+        return _unusable(f"the start position was not found in the program's output (it {ended})", False)
+    if isinstance(inputs, StrategyInputs) and inputs.problem:
+        return _unusable(inputs.problem, "breaks the rules" in inputs.problem)
     if actual_start == expected_start and case.strategy is None:
         return None
     lines = inputs.lines if isinstance(inputs, StrategyInputs) else case.prefix
     again = run_reference(spec, case, [spec.random_start["option"], actual_start], runner.FixedInputs(lines), home)
     if again.end == 3:
         reason = (again.output().strip().splitlines() or ["no reason given"])[-1]
-        return f"the program's start {actual_start!r} breaks the rules: {reason}"
+        return _unusable(f"the program's start {actual_start!r} breaks the rules: {reason}", True)
     return again.events, again.end
 
 

@@ -21,6 +21,7 @@ class ItemScore:
     cases_passed: int
     cases_total: int
     cases_ungradable: int
+    gradable: bool  # False: no case of this item could be graded on this run (left out of the total)
 
     @property
     def complete(self) -> bool:
@@ -58,11 +59,9 @@ def score(spec: Spec, items: list[RubricItem], results: list[CaseResult]) -> Sco
         passed = sum(r.points for r in gradable if r.passed)
         if item.id in setup_failures:  # a start that breaks the rules is this item's failure
             total += setup_failures[item.id]
-        earned = item.points * passed / total if total else (item.points if not mine else 0.0)
+        earned = item.points * passed / total if total else 0.0
         scored.append(ItemScore(item.id, item.title, item.points, item.graded, earned,
                                 sum(1 for r in gradable if r.passed), len(mine),
-                                len(mine) - len(gradable)))
-    graded = [s for s in scored if s.graded and (s.cases_total or s.id in setup_failures)]
-    gradable_items = [s for s in graded if not (s.cases_total and s.cases_total == s.cases_ungradable
-                                                and s.id not in setup_failures)]
-    return Score(scored, sum(s.earned for s in gradable_items), sum(s.weight for s in gradable_items))
+                                len(mine) - len(gradable), bool(total)))
+    counted = [s for s in scored if s.graded and s.gradable]
+    return Score(scored, sum(s.earned for s in counted), sum(s.weight for s in counted))

@@ -32,10 +32,10 @@ def test_sample_loses_exactly_what_its_bug_touches(game, sample, want):
     failed = {c.name for c in result.cases if c.status == "failed"}
     reasons = {c.name: c.reason for c in result.cases if c.status == "failed"}
     assert failed == set(want.get("fails", [])), reasons
-    lost = {item.id for item in score.items if item.graded and item.earned < item.weight - 1e-9}
+    lost = {item.id for item in score.items if item.graded and item.gradable and item.earned < item.weight - 1e-9}
     by_name = {c.name: c for c in found}
     assert lost == {by_name[name].rubric for name in want.get("fails", [])} | set(want.get("also_loses", []))
-    if not want.get("fails"):
+    if not want.get("fails") and not want.get("also_loses"):
         assert score.percent == pytest.approx(100.0)
     if "ungradable" not in want:
         assert not [c.name for c in result.cases if c.status == "ungradable"]

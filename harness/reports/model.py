@@ -33,7 +33,8 @@ def submission_data(sub: SubmissionResult, score: Score, title: str) -> dict:
         "score": {"percent": round(score.percent, 2), "earned": round(score.earned, 3), "possible": score.possible},
         "items": [
             {"id": i.id, "title": i.title, "weight": i.weight, "graded": i.graded, "earned": round(i.earned, 3),
-             "cases_passed": i.cases_passed, "cases_total": i.cases_total, "cases_ungradable": i.cases_ungradable}
+             "cases_passed": i.cases_passed, "cases_total": i.cases_total, "cases_ungradable": i.cases_ungradable,
+             "gradable": i.gradable}
             for i in score.items
         ],
         "builds": {

@@ -33,8 +33,9 @@ def render(data: dict, stream=None, verbose: bool = False) -> None:
         if not item["graded"]:
             print(f"  {'—':>7}  {item['title']} (graded by a person, {item['weight']:g} points)", file=stream)
             continue
-        if not item["cases_total"]:
-            print(f"  {'—':>7}  {item['title']} (no cases run)", file=stream)
+        if not item["gradable"]:
+            why = "no cases run" if not item["cases_total"] else "no case could be graded on this run"
+            print(f"  {'—':>7}  {item['title']} ({why}; not counted)", file=stream)
             continue
         cases = f"{item['cases_passed']}/{item['cases_total'] - item['cases_ungradable']} cases"
         if item["cases_ungradable"]:
