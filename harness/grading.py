@@ -39,6 +39,7 @@ class CaseResult:
     seconds: float = 0.0
     command: list[str] = field(default_factory=list)
     runs: int = 0
+    unusable: str | None = None  # "missing" / "rules": the run drew no start that can be graded
 
     @property
     def passed(self) -> bool:
@@ -75,15 +76,37 @@ def _typed(events) -> list[str]:
     return [e["in"] for e in events if "in" in e]
 
 
+START_TRIES = 8  # runs a case may take to draw a usable random start
+
+
 def run_case(spec: Spec, case: Case, build: builder.Build) -> CaseResult:
     """Run the case (as many times as it asks) and keep the first failing run, or the last."""
     result = None
     for attempt in range(case.repeat):
-        result = _run_once(spec, case, build)
+        result = _run_usable(spec, case, build)
         result.runs = attempt + 1
         if result.status != "passed":
             break
     return result
+
+
+def _run_usable(spec: Spec, case: Case, build: builder.Build) -> CaseResult:
+    """A random game may draw a start that cannot be graded (none printed, or one against the
+    rules); another run draws another. The setup item's own cases take what they get: a bad
+    start is exactly what they look for. A program that never shows a start fails the case;
+    one whose starts break the rules is charged to the setup item."""
+    setup = spec.random_start.get("rubric") if spec.random_start else None
+    tries = START_TRIES if spec.random_start and case.rubric != setup else 1
+    against_rules = None
+    for _ in range(tries):
+        result = _run_once(spec, case, build)
+        if result.unusable is None:
+            return result
+        if result.unusable == "rules":
+            against_rules = result
+    if tries > 1:
+        (against_rules or result).notes.append(f"no usable start in {tries} runs")
+    return against_rules or result
 
 
 def _run_once(spec: Spec, case: Case, build: builder.Build) -> CaseResult:
@@ -103,6 +126,7 @@ def _run_once(spec: Spec, case: Case, build: builder.Build) -> CaseResult:
             if isinstance(outcome, Unusable):
                 # a start against the rules is the setup item's failure; no start at all is this case's
                 result.status = "ungradable" if outcome.breaks_rules else "failed"
+                result.unusable = "rules" if outcome.breaks_rules else "missing"
                 result.reason = str(outcome)
                 result.typed = _typed(run.events)
                 return result
@@ -143,6 +167,7 @@ def _expect_from_start(spec: Spec, case: Case, inputs, run: runner.RunResult, ho
         return _unusable(f"the start position was not found in the program's output (it {ended})", False)
     if isinstance(inputs, StrategyInputs) and inputs.problem:
         return _unusable(inputs.problem, "breaks the rules" in inputs.problem)
+    expected_start = find_start(capture, "".join(e.get("out", "") for e in case.expect["transcript"]))
     if actual_start == expected_start and case.strategy is None:
         return None
     lines = inputs.lines if isinstance(inputs, StrategyInputs) else case.prefix

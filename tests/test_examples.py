@@ -1,8 +1,10 @@
 """Grading the bundled sample submissions gives exactly what each sample's bug deserves.
 
 `examples/<game>/expected.yaml` says, per sample, which milestone it is graded on and which
-cases must fail (nothing else may): a correct sample scores 100 %, and a seeded-bug sample
-loses exactly the rubric items of those cases. Real builds, real runs.
+cases must fail (nothing else may, but for `may_fail` cases whose outcome a random draw
+decides): a correct sample scores 100 %, and a seeded-bug sample loses exactly the rubric
+items of its failing cases (plus `also_loses`, items lost through runs that could not be
+graded). Real builds, real runs.
 """
 from pathlib import Path
 
@@ -31,10 +33,11 @@ def test_sample_loses_exactly_what_its_bug_touches(game, sample, want):
     score = scoring.score(spec, spec.items(milestone), result.cases)
     failed = {c.name for c in result.cases if c.status == "failed"}
     reasons = {c.name: c.reason for c in result.cases if c.status == "failed"}
-    assert failed == set(want.get("fails", [])), reasons
+    must, may = set(want.get("fails", [])), set(want.get("may_fail", []))
+    assert must <= failed <= must | may, reasons
     lost = {item.id for item in score.items if item.graded and item.gradable and item.earned < item.weight - 1e-9}
     by_name = {c.name: c for c in found}
-    assert lost == {by_name[name].rubric for name in want.get("fails", [])} | set(want.get("also_loses", []))
+    assert lost == {by_name[name].rubric for name in failed} | set(want.get("also_loses", []))
     if not want.get("fails") and not want.get("also_loses"):
         assert score.percent == pytest.approx(100.0)
     if "ungradable" not in want:

@@ -43,10 +43,11 @@ def test_correct_java_scores_full_marks_on_any_board():
 
 def test_setup_gaps_zero_to_five_loses_setup_only():
     _, result, score = _grade("bug-gap-zero-to-five")
-    assert not [c.name for c in result.cases if c.status == "failed"], \
+    # a board off the strip crashes before printing: only the setup cases take such a run as it comes
+    assert not [c.name for c in result.cases if c.status == "failed" and c.rubric != "setup"], \
         {c.name: c.reason for c in result.cases if c.status == "failed"}
     setup = [c for c in result.cases if c.rubric == "setup"]
-    assert any(c.status == "ungradable" for c in setup)
-    lost = {item.id for item in score.items if item.graded and item.earned < item.weight - 1e-9}
+    assert any(c.status in ("ungradable", "failed") for c in setup)
+    lost = {item.id for item in score.items if item.graded and item.gradable and item.earned < item.weight - 1e-9}
     assert lost == {"setup"}
     assert score.percent < 100.0
