@@ -20,6 +20,11 @@ import pexpect
 from harness import procwait
 
 _PR_SET_CHILD_SUBREAPER = 36
+# After output or a typed line, look at the program again almost at once, then back off to
+# 8 ms while it computes; a wait is confirmed by 0.3 ms of silence before a line is typed.
+_FIRST_LOOK = 0.0001
+_LONGEST_LOOK = 0.008
+_CONFIRM_MS = 0.3
 
 
 @dataclass
@@ -153,9 +158,31 @@ def run(command: list[str], *, env: dict, cwd: str, inputs, limits: Limits, echo
     finally:
         _kill_everything(child, before)
         try:
+            child.ptyproc.delayafterterminate = 0
+            child.wait()  # reap the killed program now, so close() has nothing to wait for
+        except Exception:  # already reaped
+            pass
+        try:
             child.close(force=True)
         except Exception:  # already reaped or gone: nothing left to free but the fd
             pass
+
+
+class _Readable:
+    """Wait up to `ms` milliseconds for output. select() keeps sub-millisecond timeouts, which
+    the per-turn loop relies on; poll() (which rounds up to whole milliseconds) serves fds
+    above select()'s limit."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+        if fd >= 1024:
+            self._poll = select.poll()
+            self._poll.register(fd, select.POLLIN)
+
+    def poll(self, ms: float) -> bool:
+        if self.fd >= 1024:
+            return bool(self._poll.poll(math.ceil(ms)))
+        return bool(select.select([self.fd], [], [], ms / 1000)[0])
 
 
 class _Session:
@@ -164,8 +191,7 @@ class _Session:
     def __init__(self, child, inputs, limits: Limits, started: float, echo):
         self.child, self.inputs, self.limits, self.started, self.echo = child, inputs, limits, started, echo
         self.fd = child.child_fd
-        self.poller = select.poll()
-        self.poller.register(self.fd, select.POLLIN)
+        self.poller = _Readable(self.fd)
         self.probe = procwait.WaitProbe(child.pid) if procwait.AVAILABLE else None
         self.events: list[dict] = []
         self.notes: list[str] = []
@@ -210,7 +236,7 @@ class _Session:
     def drive(self) -> RunResult:
         limits = self.limits
         turn_started = last_activity = self.started
-        interval = 0.0005
+        interval = _FIRST_LOOK
         ticks, ticks_at = None, self.started
         while True:
             now = time.monotonic()
@@ -224,12 +250,12 @@ class _Session:
                     return self._ended()
                 if self.total > limits.output_bytes:
                     return self._finish("output-limit", f"printed more than {limits.output_bytes:,} bytes")
-                interval, last_activity = 0.0005, time.monotonic()
+                interval, last_activity = _FIRST_LOOK, time.monotonic()
                 continue
             if not self.child.isalive():
                 return self._ended()
             waiting = self.probe is not None and self.probe.waiting()
-            if waiting and (self.poller.poll(0.3) or not self.probe.waiting()):
+            if waiting and (self.poller.poll(_CONFIRM_MS) or not self.probe.waiting()):
                 continue  # output still in flight: drain it, then look again
             if not waiting and now - last_activity > limits.quiet_seconds:
                 current = procwait.cpu_ticks(self.child.pid)
@@ -241,7 +267,7 @@ class _Session:
                         f"input {self.typed + 1} typed after {limits.quiet_seconds:g} s of silence (no read() seen)"
                     )
             if not waiting:
-                interval = min(interval * 2, 0.008)
+                interval = min(interval * 2, _LONGEST_LOOK)
                 continue
             self._flush_turn()
             line = self.inputs.next_line("".join(self.so_far))
@@ -249,7 +275,7 @@ class _Session:
                 return self._finish("waiting", "the program waits for more input than the case gives")
             self._type(line)
             turn_started = last_activity = time.monotonic()
-            ticks, interval = None, 0.0005
+            ticks, interval = None, _FIRST_LOOK
 
     def _ended(self) -> RunResult:
         """The output closed or the program exited: drain, then collect its status within the run limit."""
