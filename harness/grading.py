@@ -131,8 +131,9 @@ def _run_once(spec: Spec, case: Case, build: builder.Build) -> CaseResult:
                 result.typed = _typed(run.events)
                 return result
             if outcome is not None:
-                expected, expected_end = outcome
-                result.notes.append("the program drew its own start; expected transcript re-computed from it")
+                expected, expected_end, start = outcome
+                result.notes.append(f"the program drew its own start {start!r}; the expected transcript "
+                                    "is the reference's from that start")
     result.expected, result.expected_end = expected, expected_end
     result.typed = _typed(expected)
     flags = compare.policy(spec.compare, case.compare)
@@ -175,7 +176,7 @@ def _expect_from_start(spec: Spec, case: Case, inputs, run: runner.RunResult, ho
     if again.end == 3:
         reason = (again.output().strip().splitlines() or ["no reason given"])[-1]
         return _unusable(f"the program's start {actual_start!r} breaks the rules: {reason}", True)
-    return again.events, again.end
+    return again.events, again.end, actual_start
 
 
 # --- a whole submission -------------------------------------------------------------
