@@ -62,8 +62,8 @@ def load_case(path: Path, spec: Spec) -> Case:
     if not items[rubric].graded:
         raise InputError(f"rubric item {rubric!r} is marked graded: false (graded by a person); pick another item",
                          path, doc.line_of(["rubric"]))
-    if isinstance(data["inputs"], dict) and not spec.random_start:
-        raise InputError("inputs given as a strategy, but the spec has no random_start: list the lines instead",
+    if isinstance(data["inputs"], dict) and not spec.random_start_for(target):
+        raise InputError(f"inputs given as a strategy, but target {target} has no random start: list the lines instead",
                          path, doc.line_of(["inputs"]))
     return Case(
         name=path.stem, path=path, description=data["description"], milestone=milestone, target=target,

@@ -60,16 +60,20 @@ def run_reference(spec: Spec, case: Case, extra: list[str], inputs, home: str) -
     return runner.run(command, env=reference_env(home), cwd=home, inputs=inputs, limits=case_limits(spec, case))
 
 
-def reference_seed_args(case: Case) -> list[str]:
-    return ["--seed", str(case.seed)] if case.seed is not None else []
+def reference_seed_args(spec: Spec, case: Case) -> list[str]:
+    """The case's seed; for a random-start target without one, the spec's fixed seed, so the
+    reference's own draw (and the expected transcript) is the same every time."""
+    random_start = spec.random_start_for(case.target) or {}
+    seed = case.seed if case.seed is not None else random_start.get("seed")
+    return ["--seed", str(seed)] if seed is not None else []
 
 
 def make_inputs(spec: Spec, case: Case, home: str):
     if case.strategy is None:
         return runner.FixedInputs(case.prefix)
     reference = spec.reference_command(case.milestone, case.target, case.args)
-    return StrategyInputs(case.prefix, case.strategy, reference, spec.random_start["option"],
-                          spec.random_start["capture"], home)
+    random_start = spec.random_start_for(case.target)
+    return StrategyInputs(case.prefix, case.strategy, reference, random_start["option"], random_start["capture"], home)
 
 
 def _typed(events) -> list[str]:
@@ -95,8 +99,10 @@ def _run_usable(spec: Spec, case: Case, build: builder.Build) -> CaseResult:
     rules); another run draws another. The setup item's own cases take what they get: a bad
     start is exactly what they look for. A program that never shows a start fails the case;
     one whose starts break the rules is charged to the setup item."""
-    setup = spec.random_start.get("rubric") if spec.random_start else None
-    tries = START_TRIES if spec.random_start and case.rubric != setup else 1
+    random_start = spec.random_start_for(case.target)
+    setup = random_start.get("rubric") if random_start else None
+    seeded = case.seed is not None and bool(spec.targets[case.target].seed_args)  # the same start every run
+    tries = START_TRIES if random_start and case.rubric != setup and not seeded else 1
     against_rules = None
     for _ in range(tries):
         result = _run_once(spec, case, build)
@@ -121,7 +127,7 @@ def _run_once(spec: Spec, case: Case, build: builder.Build) -> CaseResult:
         result.actual, result.actual_end, result.detail = run.events, run.end, run.detail
         result.notes, result.seconds = list(run.notes), run.seconds
         expected, expected_end = case.expect["transcript"], case.expect["exit"]
-        if spec.random_start:
+        if spec.random_start_for(case.target):
             outcome = _expect_from_start(spec, case, inputs, run, home)
             if isinstance(outcome, Unusable):
                 # a start against the rules is the setup item's failure; no start at all is this case's
@@ -161,7 +167,8 @@ def _unusable(reason: str, breaks_rules: bool) -> Unusable:
 def _expect_from_start(spec: Spec, case: Case, inputs, run: runner.RunResult, home: str):
     """None when the program's start is the case's; (events, end) re-computed from its own
     start; or an Unusable saying why the run cannot be graded."""
-    capture = spec.random_start["capture"]
+    random_start = spec.random_start_for(case.target)
+    capture = random_start["capture"]
     actual_start = find_start(capture, run.output())
     if actual_start is None:
         ended = compare.describe_end(run.end)
@@ -172,7 +179,7 @@ def _expect_from_start(spec: Spec, case: Case, inputs, run: runner.RunResult, ho
     if actual_start == expected_start and case.strategy is None:
         return None
     lines = inputs.lines if isinstance(inputs, StrategyInputs) else case.prefix
-    again = run_reference(spec, case, [spec.random_start["option"], actual_start], runner.FixedInputs(lines), home)
+    again = run_reference(spec, case, [random_start["option"], actual_start], runner.FixedInputs(lines), home)
     if again.end == 3:
         reason = (again.output().strip().splitlines() or ["no reason given"])[-1]
         return _unusable(f"the program's start {actual_start!r} breaks the rules: {reason}", True)

@@ -19,7 +19,7 @@ class Regenerated:
 
 def expected_for(spec: Spec, case: Case) -> dict:
     with Workdir() as home:
-        run = run_reference(spec, case, reference_seed_args(case), make_inputs(spec, case, home), home)
+        run = run_reference(spec, case, reference_seed_args(spec, case), make_inputs(spec, case, home), home)
     if run.end in ("timeout", "output-limit") or isinstance(run.end, str) and run.end.startswith("signal"):
         from harness.errors import InputError
         raise InputError(f"the reference did not finish this case ({run.end}: {run.detail}); fix the inputs", case.path, 1)

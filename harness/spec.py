@@ -62,6 +62,12 @@ class Spec:
             command += [str(a) for a in self.milestones[milestone].get("reference_args", [])]
         return command + self.targets[target].reference_args + [str(a) for a in extra]
 
+    def random_start_for(self, target: str) -> dict | None:
+        """The random-start settings if this target's programs draw their own start."""
+        if self.random_start and target in self.random_start.get("targets", list(self.targets)):
+            return self.random_start
+        return None
+
     def items(self, milestone: str | None) -> list[RubricItem]:
         return [item for item in self.rubric if milestone is None or item.milestone in (None, milestone)]
 
@@ -134,6 +140,10 @@ def _check_references(spec: Spec) -> None:
         except re.error as problem:
             raise InputError(f"random_start.capture is not a valid regular expression: {problem}",
                              doc.path, doc.line_of(["random_start", "capture"]))
+        for index, target in enumerate(spec.random_start.get("targets", [])):
+            if target not in spec.targets:
+                raise InputError(f"random_start.targets names {target!r}, which is not a target",
+                                 doc.path, doc.line_of(["random_start", "targets", index]))
         if spec.random_start.get("rubric") and spec.random_start["rubric"] not in ids:
             raise InputError(f"random_start.rubric names {spec.random_start['rubric']!r}, which is not a rubric id",
                              doc.path, doc.line_of(["random_start", "rubric"]))
