@@ -55,3 +55,24 @@ def test_a_submission_without_the_header_uses_the_provided_one(tmp_path):
     result = grading.grade(spec, milestone, found, tmp_path)
     assert result.builds["game"].ok, result.builds["game"].reason
     assert scoring.score(spec, spec.items(milestone), result.cases).percent == pytest.approx(100.0)
+
+
+def test_compiler_errors_and_warnings_reach_the_report(tmp_path):
+    from harness.reports import html, model
+    warned, broken = tmp_path / "warned", tmp_path / "broken"
+    for folder in (warned, broken):
+        folder.mkdir()
+        for name in ("stringcoin.cpp", "stringcoin.h", "stringcoin-game.cpp"):
+            (folder / name).write_text((SAMPLES / "correct-cpp" / name).read_text())
+    game = (warned / "stringcoin-game.cpp").read_text()
+    (warned / "stringcoin-game.cpp").write_text(game.replace("int main()", "int main()\n{ int unused_here = 1; }\nint main2()", 1))
+    (broken / "stringcoin.cpp").write_text((broken / "stringcoin.cpp").read_text() + "\nint broken_here( {\n")
+    spec, milestone = specs.parse_game("strings-and-coins", ROOT)
+    found = [c for c in caseload.load_all(spec, milestone) if c.target == "game"][:2]
+    result = grading.grade(spec, milestone, found, warned)
+    assert result.builds["game"].ok and "unused_here" in result.builds["game"].log and "warning" in result.builds["game"].log
+    page = html.render(model.submission_data(result, scoring.score(spec, spec.items(milestone), result.cases), spec.title))
+    assert "unused_here" in page
+    result = grading.grade(spec, milestone, found, broken)
+    assert not result.builds["game"].ok and "error" in result.builds["game"].log
+    assert all(c.status == "failed" and "build failed" in c.reason for c in result.cases)
