@@ -13,10 +13,11 @@ from harness import cases as caseload
 from harness import grading, regen, runner, scoring, spec as specs, yamlfile
 from harness.environment import Workdir
 from harness.errors import InputError
-from harness.inputs import reference_env
+from harness.inputs import TerminalInputs, reference_env
 from harness.reports import exports, files, model, terminal
 
-EPILOG = "GAME is a game id (reversi, silver-dollar, ...) or GAME:MILESTONE (reversi:ms1)."
+EPILOG = (f"GAME is one of: {', '.join(specs.games()) or '(no specs found)'}; "
+          "GAME:MILESTONE grades one milestone of a game that has several.")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -94,7 +95,7 @@ def cmd_record(args) -> int:
     command = spec.reference_command(milestone, target, list(args.args) + extra)
     print(f"Recording {spec.title}: play; end the game or press Ctrl-D to stop.", file=sys.stderr)
     with Workdir() as home:
-        run = runner.run(command, env=reference_env(home), cwd=home, inputs=grading_terminal(),
+        run = runner.run(command, env=reference_env(home), cwd=home, inputs=TerminalInputs(),
                          limits=runner.Limits(turn_seconds=3600, run_seconds=24 * 3600),
                          echo=lambda data: (sys.stdout.buffer.write(data), sys.stdout.flush()))
     case = {"description": args.description}
@@ -113,11 +114,6 @@ def cmd_record(args) -> int:
     args.output.write_text(yamlfile.dump(case), encoding="utf-8")
     print(f"\nwrote {args.output} ({len(case['inputs'])} inputs, ended: {run.end})", file=sys.stderr)
     return 0
-
-
-def grading_terminal():
-    from harness.inputs import TerminalInputs
-    return TerminalInputs()
 
 
 def _load_cases(spec, milestone, select=None, public_only=False):

@@ -1,10 +1,10 @@
 """Expected transcripts, regenerated from the reference: what changed, and --check for CI."""
 from dataclasses import dataclass
-from pathlib import Path
 
-from harness import compare, runner, yamlfile
+from harness import compare, yamlfile
 from harness.cases import Case
 from harness.environment import Workdir
+from harness.errors import InputError
 from harness.grading import make_inputs, reference_seed_args, run_reference
 from harness.spec import Spec
 
@@ -21,7 +21,6 @@ def expected_for(spec: Spec, case: Case) -> dict:
     with Workdir() as home:
         run = run_reference(spec, case, reference_seed_args(spec, case), make_inputs(spec, case, home), home)
     if run.end in ("timeout", "output-limit") or isinstance(run.end, str) and run.end.startswith("signal"):
-        from harness.errors import InputError
         raise InputError(f"the reference did not finish this case ({run.end}: {run.detail}); fix the inputs", case.path, 1)
     return {"exit": run.end, "transcript": run.events}
 

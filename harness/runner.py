@@ -50,10 +50,6 @@ class RunResult:
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
 
-    @property
-    def inputs_read(self) -> int:
-        return sum(1 for e in self.events if "in" in e)
-
     def output(self) -> str:
         return "".join(e.get("out", "") for e in self.events)
 

@@ -85,7 +85,7 @@ def games(root: Path | None = None) -> list[str]:
 
 
 def parse_game(name: str, root: Path | None = None) -> tuple["Spec", str | None]:
-    """`reversi` or `reversi:ms1` -> (spec, milestone); a plain name means the last milestone."""
+    """`GAME` or `GAME:MILESTONE` -> (spec, milestone); a plain name means the last milestone."""
     game, _, milestone = name.partition(":")
     spec = load(game, root)
     if milestone:
