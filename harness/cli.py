@@ -11,9 +11,9 @@ from pathlib import Path
 from harness import build as builder
 from harness import cases as caseload
 from harness import grading, regen, runner, scoring, spec as specs, yamlfile
-from harness.environment import Workdir
+from harness.environment import Workdir, reference_env
 from harness.errors import InputError
-from harness.inputs import TerminalInputs, reference_env
+from harness.inputs import TerminalInputs
 from harness.reports import exports, files, model, terminal
 
 EPILOG = (f"GAME is one of: {', '.join(specs.games()) or '(no specs found)'}; "

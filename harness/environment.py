@@ -1,6 +1,7 @@
 """The environment every child process gets, built from scratch so runs are the same anywhere."""
 import os
 import tempfile
+from pathlib import Path
 
 # Nothing else is inherited: PYTHONUNBUFFERED, JAVA_TOOL_OPTIONS and friends change how
 # programs behave or what they print, and differ between machines.
@@ -21,6 +22,13 @@ def child_env(home: str, extra: dict | None = None) -> dict:
     })
     env.update(extra or {})
     return env
+
+
+def reference_env(home: str) -> dict:
+    """The references are the `reference` package that ships beside the harness."""
+    import reference
+    return child_env(home, {"PYTHONPATH": str(Path(reference.__file__).resolve().parent.parent),
+                            "PYTHONDONTWRITEBYTECODE": "1"})
 
 
 class Workdir:

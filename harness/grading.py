@@ -14,8 +14,8 @@ from pathlib import Path
 from harness import build as builder
 from harness import compare, runner
 from harness.cases import Case, load_case
-from harness.environment import Workdir, child_env
-from harness.inputs import StrategyInputs, find_start, reference_env
+from harness.environment import Workdir, child_env, reference_env
+from harness.starts import StartProblem, StrategyInputs, expected_from_start
 from harness.spec import Spec, load
 
 
@@ -72,8 +72,7 @@ def make_inputs(spec: Spec, case: Case, home: str):
     if case.strategy is None:
         return runner.FixedInputs(case.prefix)
     reference = spec.reference_command(case.milestone, case.target, case.args)
-    random_start = spec.random_start_for(case.target)
-    return StrategyInputs(case.prefix, case.strategy, reference, random_start["option"], random_start["capture"], home)
+    return StrategyInputs(case.prefix, case.strategy, reference, spec.random_start_for(case.target), home)
 
 
 def _typed(events) -> list[str]:
@@ -127,13 +126,18 @@ def _run_once(spec: Spec, case: Case, build: builder.Build) -> CaseResult:
         result.actual, result.actual_end, result.detail = run.events, run.end, run.detail
         result.notes, result.seconds = list(run.notes), run.seconds
         expected, expected_end = case.expect["transcript"], case.expect["exit"]
-        if spec.random_start_for(case.target):
-            outcome = _expect_from_start(spec, case, inputs, run, home)
-            if isinstance(outcome, Unusable):
+        settings = spec.random_start_for(case.target)
+        if settings:
+            def rerun(extra, lines):
+                return run_reference(spec, case, extra, runner.FixedInputs(lines), home)
+            outcome = expected_from_start(settings, expected, run.output(), inputs, rerun)
+            if isinstance(outcome, StartProblem):
                 # a start against the rules is the setup item's failure; no start at all is this case's
                 result.status = "ungradable" if outcome.breaks_rules else "failed"
                 result.unusable = "rules" if outcome.breaks_rules else "missing"
-                result.reason = str(outcome)
+                result.reason = outcome.reason
+                if not outcome.breaks_rules:
+                    result.reason += f" (it {compare.describe_end(run.end)})"
                 result.typed = _typed(run.events)
                 return result
             if outcome is not None:
@@ -151,39 +155,6 @@ def _run_once(spec: Spec, case: Case, build: builder.Build) -> CaseResult:
         if run.detail and run.end != expected_end and run.end in ("timeout", "output-limit", "waiting"):
             result.reason = f"{run.detail}; {result.reason}"
     return result
-
-
-class Unusable(str):
-    """Why a run cannot be compared: its start was not found, or breaks the rules."""
-    breaks_rules = False
-
-
-def _unusable(reason: str, breaks_rules: bool) -> Unusable:
-    text = Unusable(reason)
-    text.breaks_rules = breaks_rules
-    return text
-
-
-def _expect_from_start(spec: Spec, case: Case, inputs, run: runner.RunResult, home: str):
-    """None when the program's start is the case's; (events, end) re-computed from its own
-    start; or an Unusable saying why the run cannot be graded."""
-    random_start = spec.random_start_for(case.target)
-    capture = random_start["capture"]
-    actual_start = find_start(capture, run.output())
-    if actual_start is None:
-        ended = compare.describe_end(run.end)
-        return _unusable(f"the start position was not found in the program's output (it {ended})", False)
-    if isinstance(inputs, StrategyInputs) and inputs.problem:
-        return _unusable(inputs.problem, "breaks the rules" in inputs.problem)
-    expected_start = find_start(capture, "".join(e.get("out", "") for e in case.expect["transcript"]))
-    if actual_start == expected_start and case.strategy is None:
-        return None
-    lines = inputs.lines if isinstance(inputs, StrategyInputs) else case.prefix
-    again = run_reference(spec, case, [random_start["option"], actual_start], runner.FixedInputs(lines), home)
-    if again.end == 3:
-        reason = (again.output().strip().splitlines() or ["no reason given"])[-1]
-        return _unusable(f"the program's start {actual_start!r} breaks the rules: {reason}", True)
-    return again.events, again.end, actual_start
 
 
 # --- a whole submission -------------------------------------------------------------

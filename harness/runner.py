@@ -58,14 +58,14 @@ class FixedInputs:
     """The plain case: a list of lines, typed in order."""
 
     def __init__(self, lines):
-        self._lines = [str(line) for line in lines]
+        self.lines = [str(line) for line in lines]
         self._next = 0
 
     def next_line(self, output_so_far: str) -> str | None:
-        if self._next >= len(self._lines):
+        if self._next >= len(self.lines):
             return None
         self._next += 1
-        return self._lines[self._next - 1]
+        return self.lines[self._next - 1]
 
 
 def become_subreaper() -> None:

@@ -12,7 +12,7 @@ import pytest
 from harness import cases as caseload
 from harness import grading, scoring
 from harness import spec as specs
-from harness.inputs import find_start
+from harness.starts import find_start
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "examples" / "silver-dollar"
