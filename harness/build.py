@@ -3,6 +3,7 @@
 A build happens once per submission and target; every case then runs the built program.
 A missing file or a failed build is a result (with the compiler's words), not a crash.
 """
+import os
 import re
 import shlex
 import shutil
@@ -13,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness import jvm as jvm_archive
+from harness import sandbox
 from harness.environment import child_env
 from harness.spec import Language, Spec, Target
 
@@ -27,6 +29,9 @@ RECIPES = {
             "run": "{out}/program {args}"},
     "python": {"exts": (".py",), "build": [], "run": "{python} -S {src}/{main} {args}"},
 }
+# A submission's Python is the real interpreter, not a virtual environment's link to it: the
+# environment may sit in a folder the sandbox hides, and -S needs no site-packages anyway.
+SUBMISSION_PYTHON = os.path.realpath(sys.executable)
 BUILD_SECONDS = 120
 
 
@@ -42,6 +47,8 @@ class Build:
     reason: str = ""  # why it cannot run, for a person
     findings: list[str] = field(default_factory=list)  # source checks that matched
     seconds: float = 0.0
+    hidden: list[str] = field(default_factory=list)  # folders the sandbox hides from the program
+    sandboxed: bool = False
 
     def command(self, args: list[str]) -> list[str]:
         words = []
@@ -133,15 +140,18 @@ def build(submission: Path, spec: Spec, target_id: str) -> Build:
         shutil.copyfile(spec.support_dir / name, src / name)
     sources = lang.compile or [n for n in [*lang.files, *lang.optional, *lang.support] if n.endswith(recipe["exts"])]
     jvm = JVM_FLAGS + (jvm_archive.archive_flags(child_env(str(src))) if lang.name == "java" else [])
-    values = {"src": str(src), "out": str(out), "python": sys.executable, "main": lang.main or "",
+    values = {"src": str(src), "out": str(out), "python": SUBMISSION_PYTHON, "main": lang.main or "",
               "jvm": jvm, "sources": sources}
     result.src, result.out = str(src), str(out)
+    result.hidden = [str(spec.folder.parent.parent), str(submission.resolve().parent)]
+    result.sandboxed = sandbox.available()
     result.findings = source_findings(lang, found)
     log = []
     for step in lang.build if lang.build is not None else recipe["build"]:
         command = expand(step, **values)
         try:
-            done = subprocess.run(command, cwd=src, env=child_env(str(src)), stdin=subprocess.DEVNULL,
+            confined = sandbox.wrap(command, writable=[str(src)], readable=[], hidden=result.hidden, cwd=str(src))
+            done = subprocess.run(confined, cwd=src, env=child_env(str(src)), stdin=subprocess.DEVNULL,
                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=BUILD_SECONDS)
         except subprocess.TimeoutExpired:
             result.reason = f"the build took longer than {BUILD_SECONDS} s: {shlex.join(command)}"

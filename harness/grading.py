@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 
 from harness import build as builder
-from harness import compare, runner
+from harness import compare, runner, sandbox
 from harness.cases import Case, load_case
 from harness.environment import Workdir, child_env, reference_env
 from harness.starts import StartProblem, StrategyInputs, expected_from_start
@@ -121,8 +121,11 @@ def _run_once(spec: Spec, case: Case, build: builder.Build) -> CaseResult:
     result.command = build.command(args)
     with Workdir() as home:
         inputs = make_inputs(spec, case, home)
-        run = runner.run(result.command, env=child_env(home), cwd=home, inputs=inputs,
-                         limits=case_limits(spec, case))
+        confined = sandbox.wrap(result.command, writable=[home], readable=[build.src] if build.src else [],
+                                hidden=build.hidden, cwd=home) if build.sandboxed else result.command
+        run = runner.run(confined, env=child_env(home), cwd=home, inputs=inputs, limits=case_limits(spec, case))
+        if build.sandboxed:
+            run.end = sandbox.exit_status(run.end)
         result.actual, result.actual_end, result.detail = run.events, run.end, run.detail
         result.notes, result.seconds = list(run.notes), run.seconds
         expected, expected_end = case.expect["transcript"], case.expect["exit"]
