@@ -125,10 +125,10 @@ def _load_cases(spec, milestone, select=None, public_only=False):
     return found
 
 
-def _grade_one(spec, milestone, found, submission: Path):
+def _grade_one(spec, milestone, found, submission: Path, builds=None):
     if not submission.exists():
         raise InputError(f"no such file or folder: {submission}")
-    result = grading.grade(spec, milestone, found, submission)
+    result = grading.grade(spec, milestone, found, submission, builds)
     score = scoring.score(spec, spec.items(milestone), result.cases)
     return model.submission_data(result, score, spec.title)
 
@@ -172,16 +172,15 @@ def cmd_run(args) -> int:
     spec, milestone = specs.parse_game(args.game)
     found = _load_cases(spec, milestone, args.select)
     program = args.program
+    builds = None
     if program.is_file() and os.access(program, os.X_OK) and not program.suffix:
-        results = []
+        # a ready program stands for the first target, and runs as it is
         target = next(iter(spec.targets))
-        direct = builder.Build(target, "program", True, run=[str(program.resolve()), "{args}"])
-        for case in found:
-            results.append(grading.run_case(spec, case, direct))
-        sub = grading.SubmissionResult(str(program), spec.game, milestone, {target: direct}, results)
-        data = model.submission_data(sub, scoring.score(spec, spec.items(milestone), results), spec.title)
-    else:
-        data = _grade_one(spec, milestone, found, program)
+        found = [case for case in found if case.target == target]
+        if not found:
+            raise InputError(f"no cases of target {target} selected for a ready program")
+        builds = {target: builder.Build(target, "program", True, run=[str(program.resolve()), "{args}"])}
+    data = _grade_one(spec, milestone, found, program, builds)
     terminal.render(data)
     if args.verbose:
         _explain_first_failure(data, every=True)

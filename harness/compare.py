@@ -125,10 +125,6 @@ class Comparison:
 
 def describe_end(end) -> str:
     """How a run ended, as the end of a sentence: "exited with status 1"."""
-    return _ended_how(end)
-
-
-def _ended_how(end) -> str:
     if isinstance(end, int):
         return f"exited with status {end}"
     return {"waiting": "was still waiting for input when the inputs ran out", "timeout": "timed out",
@@ -192,7 +188,7 @@ def compare(expected_events, expected_end, actual_events, actual_end, flags: dic
     passed = all(t.equal for t in judged) and end_ok
     result = Comparison(passed, turns, first, expected_end, actual_end, bool(end_ok), flags)
     if not end_ok:
-        result.problems.append(f"expected {_end_text(expected_end)}, but the program {_ended_how(actual_end)}")
+        result.problems.append(f"expected {_end_text(expected_end)}, but the program {describe_end(actual_end)}")
     if first is not None:
         turn = judged[0] if flags.get("turns") == "last" else turns[first]
         result.difference = describe_difference(turn, flags)

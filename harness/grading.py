@@ -199,10 +199,12 @@ def pool() -> ProcessPoolExecutor:
     return _pool
 
 
-def grade(spec: Spec, milestone: str | None, cases: list[Case], submission: Path) -> SubmissionResult:
-    """Build every target the cases need, run all cases in parallel, keep case order."""
+def grade(spec: Spec, milestone: str | None, cases: list[Case], submission: Path,
+          builds: dict[str, builder.Build] | None = None) -> SubmissionResult:
+    """Build every target the cases need (unless `builds` are given), run all cases in
+    parallel, keep case order."""
     targets = sorted({case.target for case in cases}, key=list(spec.targets).index)
-    builds = {t: builder.build(submission, spec, t) for t in targets}
+    builds = builds or {t: builder.build(submission, spec, t) for t in targets}
     root = str(spec.folder.parent.parent)
     futures = {}
     for case in cases:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from harness.environment import reference_env
 
-INVALID_START_EXIT = 3
+INVALID_START_EXIT = 3  # the references' contract (reference/options.py)
 
 
 @dataclass

@@ -55,14 +55,13 @@ Plan strategy (JSON object; keys "strategy", "seed" (default 0), "illegal_every"
       a player without a legal move) or after M moves.
 """
 import argparse
-import json
 import random
 import re
 import sys
 from collections import Counter
 from typing import NamedTuple
 
-from reference import console
+from reference import console, options
 from reference.jrandom import JavaRandom
 
 FACES = range(1, 7)
@@ -548,24 +547,19 @@ def main(argv=None) -> int:
     try:
         if args.driver:
             if args.start is not None or args.plan is not None or args.seed is not None:
-                print("--driver takes no other option", file=sys.stderr)
-                return 2
+                return options.bad_option("--driver takes no other option")
             return run_driver(console.Scanner())
         if args.plan is not None:
             if args.start is None and args.seed is None:
-                print("--plan needs --start or --seed", file=sys.stderr)
-                return 2
-            try:
-                strategy = check_strategy(json.loads(args.plan))
-            except ValueError as exc:  # json.JSONDecodeError is a ValueError
-                print(f"bad --plan: {exc}", file=sys.stderr)
-                return 2
+                return options.bad_option("--plan needs --start or --seed")
+            strategy = options.read_plan(args.plan, check_strategy)
+            if strategy is None:
+                return options.BAD_OPTION
         if args.start is not None:
             try:
                 state = GameState.from_string(args.start)
             except InvalidStart as exc:
-                console.println(f"Invalid start: {exc}")
-                return 3
+                return options.invalid_start(exc)
         else:
             seed = args.seed if args.seed is not None else random.randrange(1 << 48)
             state = GameState.random(START_DICE, JavaRandom(seed))

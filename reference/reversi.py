@@ -12,7 +12,7 @@ may be left out; `/` may stand for line ends), with `--to-move black|white`.
 import argparse
 import sys
 
-from reference import console
+from reference import console, options
 
 SIZE = 6
 EMPTY, BLACK, WHITE = ".", "●", "○"
@@ -151,8 +151,7 @@ def main(argv=None) -> int:
         try:
             board = parse_board(args.start)
         except ValueError as problem:
-            console.println(f"Invalid start: {problem}")
-            return 3
+            return options.invalid_start(problem)
     player = BLACK if args.to_move == "black" else WHITE
     try:
         play_game(console.Scanner(), board, player, args.milestone)

@@ -55,11 +55,10 @@ not an int prints a line on stderr and exits 1 (a Java program would throw). End
 exits 1 with nothing more printed.
 """
 import argparse
-import json
 import random
 import sys
 
-from reference import console
+from reference import console, options
 from reference.jrandom import JavaRandom
 
 MAX_GAP = 6  # each coin stands 1..MAX_GAP squares right of its left neighbour (or edge)
@@ -292,19 +291,15 @@ def main(argv=None) -> int:
     start = None
     if args.plan is not None:
         if args.start is None:
-            print("--plan needs --start", file=sys.stderr)
-            return 2
-        try:
-            strategy = check_strategy(json.loads(args.plan))
-        except ValueError as exc:  # json.JSONDecodeError is a ValueError
-            print(f"bad --plan: {exc}", file=sys.stderr)
-            return 2
+            return options.bad_option("--plan needs --start")
+        strategy = options.read_plan(args.plan, check_strategy)
+        if strategy is None:
+            return options.BAD_OPTION
     if args.start is not None:
         try:
             start = parse_strip(args.start)
         except InvalidStart as exc:
-            console.println(f"Invalid start: {exc}")
-            return 3
+            return options.invalid_start(exc)
     if args.plan is not None:
         for line in plan_inputs(*start, strategy):
             console.println(line)
@@ -317,8 +312,7 @@ def main(argv=None) -> int:
         if start is not None:
             positions, length = start
             if n != len(positions):
-                console.println(f"Invalid start: {n} coins were entered but the strip holds {len(positions)}")
-                return 3
+                return options.invalid_start(f"{n} coins were entered but the strip holds {len(positions)}")
         else:
             if n < 1:
                 print("the number of coins must be at least 1", file=sys.stderr)

@@ -19,7 +19,7 @@ import argparse
 import re
 import sys
 
-from reference import console
+from reference import console, options
 
 STRINGS = 17
 FULL_NETWORK = 1111111111111111100  # 17 uncut strings, both scores 0
@@ -238,9 +238,7 @@ def main(argv=None) -> int:
         try:
             network = parse_start(args.start)
         except ValueError as reason:
-            console.println(f"Invalid start: {reason}")
-            sys.stdout.flush()
-            return 3
+            return options.invalid_start(reason)
     try:
         play(scanner, network)
     except (console.EndOfInput, ValueError):
