@@ -3,8 +3,9 @@
 Milestone 1: the board, Black's single turn (re-prompted until legal), the board again.
 Milestone 2: the full game; a player with no legal move prints `No legal moves!` and is
 skipped; the game ends at the second consecutive skip (so on a full board both players
-still print it). Every skip prints its blank line and the unchanged board, the second
-included; `Final board:` follows it directly.
+still print it). A skip prints its blank line and the unchanged board, except the second
+of the two final skips: `Final board:` follows its `No legal moves!` directly, as in the
+handout's official transcript.
 
 `--start STATE` begins from a position written as the board is printed (the header line
 may be left out; `/` may stand for line ends), with `--to-move black|white`.
@@ -105,7 +106,9 @@ def read_move(scanner: console.Scanner, board: Board, player: str) -> tuple[int,
 
 
 def take_turn(scanner: console.Scanner, board: Board, player: str) -> bool:
-    """One turn block; False when the player had to skip."""
+    """A turn's header and its move or `No legal moves!`; False when the player had to skip.
+
+    The board that follows is the caller's: the game's last skip is not followed by one."""
     console.println()
     console.println(f"{NAMES[player]}'s turn")
     moved = bool(legal_moves(board, player))
@@ -113,20 +116,27 @@ def take_turn(scanner: console.Scanner, board: Board, player: str) -> bool:
         play(board, *read_move(scanner, board, player), player)
     else:
         console.println("No legal moves!")
+    return moved
+
+
+def show_board(board: Board) -> None:
     console.println()
     console.write(render(board))
-    return moved
 
 
 def play_game(scanner: console.Scanner, board: Board, player: str, milestone: int) -> None:
     console.write(render(board))
     if milestone == 1:
         take_turn(scanner, board, player)
+        show_board(board)
         return
     skips = 0
-    while skips < 2:
+    while True:
         skips = 0 if take_turn(scanner, board, player) else skips + 1
         player = other(player)
+        if skips == 2:
+            break
+        show_board(board)
     console.println("Final board:")
     console.println()
     console.write(render(board))

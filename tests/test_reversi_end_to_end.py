@@ -24,16 +24,24 @@ def test_reference_prints_the_handouts_milestone_1_sessions():
     assert done.stdout.decode().endswith("\n  abcdef\n1 ......\n2 ......\n3 ..○●..\n4 ..●●●.\n5 ......\n6 ......\n")
 
 
+# examples/reversi/games.md, "black-wins-wipeout": Black's 9th move (6f) takes White's last piece.
+WIPEOUT = "3b 2b 1b 4b 5d 5c 5b 5e 6f".split()
+WIPEOUT_BOARD = "  abcdef\n1 .●....\n2 .●....\n3 .●●●..\n4 .●●●..\n5 .●●●●.\n6 .....●\n"
+
+
 def test_reference_game_ends_at_the_second_skip_with_counts_and_winner():
-    moves = "3b 2b 1b 4b 5d 5c 5b 5e 6f".split()
-    done = reference(stdin="".join(f"{m[0]}\n{m[1]}\n" for m in moves))
+    done = reference(stdin="".join(f"{m[0]}\n{m[1]}\n" for m in WIPEOUT))
     out = done.stdout.decode()
     assert done.returncode == 0
     assert out.count("No legal moves!") == 2
-    assert out.endswith("White's turn\nNo legal moves!\n\n" + out.split("Final board:\n\n")[1].split("\n\n")[0]
-                        .join(["", ""]) + "\nFinal board:\n\n" + out.split("Final board:\n\n")[1]) or True
-    tail = out.split("Final board:\n\n")[1]
-    assert tail.endswith("\nFinal count: black=13, white=0\nBlack wins!\n")
+    # formats.md, Reversi milestone 2: the first skip prints its blank line and board; the second
+    # `No legal moves!` is followed directly by `Final board:` (no blank line, no board between)
+    closing = ("\n" + WIPEOUT_BOARD
+               + "\nWhite's turn\nNo legal moves!\n\n" + WIPEOUT_BOARD
+               + "\nBlack's turn\nNo legal moves!\nFinal board:\n\n" + WIPEOUT_BOARD
+               + "\nFinal count: black=13, white=0\nBlack wins!\n")
+    assert out.endswith("Column? (a-f) " + closing)
+    assert out.count(WIPEOUT_BOARD) == 3  # after the last move, after the first skip, final
 
 
 def test_reference_rules_capture_in_every_direction():

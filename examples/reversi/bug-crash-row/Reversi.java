@@ -41,6 +41,10 @@ public class Reversi {
 			if (!hasLegalMove(board, player)) {
 				System.out.println("No legal moves!");
 				skips++;
+				// the second skip in a row ends the game: no board after it
+				if (skips == 2) {
+					break;
+				}
 			} else {
 				skips = 0;
 				playTurn(keyboard, board, player);

@@ -41,6 +41,10 @@ public class Reversi {
 			if (!hasLegalMove(board, player)) {
 				System.out.println("No legal moves!");
 				skips++;
+				// the second skip in a row ends the game: no board after it
+				if (skips == 2) {
+					break;
+				}
 				// if the other player can't move either, the game is over
 				if (!hasLegalMove(board, player == BLACK ? WHITE : BLACK)) {
 					skips = 2;

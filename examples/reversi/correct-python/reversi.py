@@ -127,6 +127,9 @@ def main():
         if not has_legal_move(board, player):
             print("No legal moves!")
             skips += 1
+            # the second skip in a row ends the game: no board after it
+            if skips == 2:
+                break
         else:
             skips = 0
             play_turn(board, player)
