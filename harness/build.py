@@ -1,21 +1,29 @@
-"""Find a submission's files, copy them with the spec's support files, and build them.
+"""Build a submission for one target, in small steps with one job each:
+choose the language -> stage the files -> compile -> make the run command.
 
 A build happens once per submission and target; every case then runs the built program.
-A missing file or a failed build is a result (with the compiler's words), not a crash.
+All of the student's sources of the language are compiled (helper classes too), the spec's
+support files win over a student's file of the same name, and every adaptation (a file found
+under another letter case, a package, a byte-order mark, a candidate left out) is an intake
+line for the report, never a deduction. A missing file or a failed build is a result (with
+the compiler's first error and a hint), not a crash.
 """
 import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
+from harness import diagnose, intake, sandbox, source_checks
 from harness import jvm as jvm_archive
-from harness import sandbox
 from harness.environment import child_env
+from harness.intake import Choice, IntakeProblem, Submission
 from harness.spec import Language, Spec, Target
 
 JVM_FLAGS = [
@@ -23,16 +31,21 @@ JVM_FLAGS = [
     "-XX:ErrorFile=/tmp/hs_err_%p.log", "-Dfile.encoding=UTF-8",
 ]
 RECIPES = {
-    "java": {"exts": (".java",), "build": ["javac -encoding UTF-8 -proc:none -Xlint:none -d {out} {sources}"],
+    "java": {"exts": (".java",), "headers": (),
+             "build": ["javac -encoding UTF-8 -proc:none -Xlint:none -d {out} {sources}"],
              "run": "java {jvm} -cp {out} {main} {args}"},
-    "cpp": {"exts": (".cpp", ".cc", ".cxx"), "build": ["g++ -std=c++17 -Wall -Wextra -O2 -o {out}/program {sources}"],
+    "cpp": {"exts": (".cpp", ".cc", ".cxx"), "headers": (".h", ".hpp", ".hh", ".hxx", ".inl", ".tpp", ".ipp"),
+            "build": ["g++ -std=c++17 -Wall -Wextra -O2 -o {out}/program {sources}"],
             "run": "{out}/program {args}"},
-    "python": {"exts": (".py",), "build": [], "run": "{python} -S {src}/{main} {args}"},
+    "python": {"exts": (".py",), "headers": (), "build": [], "run": "{python} -S {src}/{main} {args}"},
 }
 # A submission's Python is the real interpreter, not a virtual environment's link to it: the
 # environment may sit in a folder the sandbox hides, and -S needs no site-packages anyway.
 SUBMISSION_PYTHON = os.path.realpath(sys.executable)
 BUILD_SECONDS = 120
+MAX_LOG_CHARS = 200_000
+_MAIN_FUNCTION = re.compile(r"\b(?:int|void|auto|signed)\s+main\s*\(")
+_PACKAGE = re.compile(r"^[ \t]*package\s+([\w.]+)\s*;", re.M)
 
 
 @dataclass
@@ -44,17 +57,33 @@ class Build:
     out: str = ""  # folder holding what the build produced
     run: list[str] = field(default_factory=list)  # run command; the word "{args}" stands for the arguments
     log: str = ""  # compiler output
-    reason: str = ""  # why it cannot run, for a person
+    reason: str = ""  # why it cannot run, for a person: one line
     findings: list[str] = field(default_factory=list)  # source checks that matched
     seconds: float = 0.0
     hidden: list[str] = field(default_factory=list)  # folders the sandbox hides from the program
     sandboxed: bool = False
+    intake: list[str] = field(default_factory=list)  # what was found, used and how it was built
+    diagnosis: str = ""  # the compiler's first error and hints on non-portable code
 
     def command(self, args: list[str]) -> list[str]:
         words = []
         for word in self.run:
             words += [str(a) for a in args] if word == "{args}" else [word]
         return words
+
+
+@dataclass
+class Staged:
+    """The build folder's sources, each under the name it is built with."""
+    folder: Path
+    student: dict[str, str] = field(default_factory=dict)  # staged name -> text, the student's files
+    required: list[str] = field(default_factory=list)  # the spec's files (and support) to compile
+    extras: list[str] = field(default_factory=list)  # the student's other files to compile
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def sources(self) -> list[str]:
+        return self.required + self.extras
 
 
 def expand(template: str, **values) -> list[str]:
@@ -69,107 +98,276 @@ def expand(template: str, **values) -> list[str]:
     return words
 
 
-def _find(submission: Path, wanted: str) -> Path | None:
-    if submission.is_file():
-        return submission if submission.name == Path(wanted).name else None
-    exact = submission / wanted
-    if exact.is_file():
-        return exact
-    matches = sorted(p for p in submission.rglob(Path(wanted).name) if p.is_file())
-    return matches[0] if matches else None
+# --- step 1: the language ------------------------------------------------------------
 
-
-def choose_language(submission: Path, target: Target, support: Path) -> tuple[Language, dict[str, Path], list[str]]:
-    """The first language whose files are all there; else the closest, with what is missing.
-    An optional file the student left out is taken from the spec's support folder."""
+def choose_language(sub: Submission, target: Target) -> tuple[Language, dict[str, Choice], list[str]]:
+    """The first language whose required files are all there; else the closest, with what is
+    missing. An optional file left out has no choice (its support copy stands in)."""
     best = None
     for lang in target.languages.values():
-        found = {name: _find(submission, name) for name in lang.files + lang.optional}
-        for name in lang.optional:
-            if found[name] is None:
-                found[name] = support / name
-        missing = [name for name, path in found.items() if path is None]
+        choices = {name: intake.choose(sub.files, name) for name in lang.files + lang.optional}
+        missing = [name for name in lang.files if choices[name].path is None]
         if not missing:
-            return lang, found, []
+            return lang, choices, []
         if best is None or len(missing) < len(best[2]):
-            best = (lang, found, missing)
+            best = (lang, choices, missing)
     return best
 
 
-def _strip_comments(text: str) -> str:
-    """C-like comments and string literals blanked out, line numbers kept."""
-    def blank(match):
-        return re.sub(r"[^\n]", " ", match.group(0))
-    return re.sub(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"', blank, text, flags=re.S)
+# --- step 2: staging -------------------------------------------------------------------
+
+def _clean(data: bytes, name: str, notes: list[str]) -> str:
+    """The source as UTF-8 text: a byte-order mark dropped, Windows-1252 text converted."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+        notes.append(f"{name}: a UTF-8 byte-order mark was removed")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        notes.append(f"{name}: not UTF-8, read as Windows-1252")
+        return data.decode("cp1252", errors="replace")
 
 
-def source_findings(lang: Language, files: dict[str, Path]) -> list[str]:
-    findings = []
-    for check in lang.source_checks:
-        for name in check.get("files") or list(files):
-            path = files.get(name)
-            if path is None:
-                continue
-            text = _strip_comments(path.read_text(encoding="utf-8", errors="replace"))
-            for match in re.finditer(check["pattern"], text, flags=re.M):
-                line = text.count("\n", 0, match.start()) + 1
-                snippet = path.read_text(encoding="utf-8", errors="replace").split("\n")[line - 1].strip()
-                findings.append(f"{name}:{line}: {check['message']}: {snippet}")
-    return findings
+def _put(staged: Staged, name: str, text: str) -> None:
+    path = staged.folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8", newline="")
+    staged.student[name] = text
 
 
-def build(submission: Path, spec: Spec, target_id: str) -> Build:
-    import time
-    started = time.monotonic()
-    target = spec.targets[target_id]
-    lang, found, missing = choose_language(submission, target, spec.support_dir)
-    result = Build(target_id, lang.name, False)
-    if missing:
-        result.reason = (f"missing file{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
-                         f"(a {lang.name} submission for target {target_id} needs {', '.join(lang.files)})")
-        return result
+def stage(sub: Submission, spec: Spec, lang: Language, choices: dict[str, Choice], folder: Path) -> Staged:
+    """Copy the chosen files under their spec names, the support files, and the student's
+    other sources of the language (one per name) beside them."""
     recipe = RECIPES[lang.name]
-    src = Path(tempfile.mkdtemp(prefix=f"harness-build-{target_id}-"))
-    out = src / "out"
-    out.mkdir()
-    for name, path in found.items():
-        (src / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, src / name)
-    for name in lang.support:
-        (src / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(spec.support_dir / name, src / name)
-    sources = lang.compile or [n for n in [*lang.files, *lang.optional, *lang.support] if n.endswith(recipe["exts"])]
-    jvm = JVM_FLAGS + (jvm_archive.archive_flags(child_env(str(src))) if lang.name == "java" else [])
-    values = {"src": str(src), "out": str(out), "python": SUBMISSION_PYTHON, "main": lang.main or "",
-              "jvm": jvm, "sources": sources}
-    result.src, result.out = str(src), str(out)
-    result.hidden = [str(spec.folder.parent.parent), str(submission.resolve().parent)]
-    result.sandboxed = sandbox.available()
-    result.findings = source_findings(lang, found)
+    staged = Staged(folder)
+    support = list(lang.support) + [name for name in lang.optional if choices[name].path is None]
+    for name in support:
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(spec.support_dir / name, folder / name)
+        if name in lang.optional:
+            staged.notes.append(f"{name}: not handed in; the provided copy is used")
+    used = set()
+    for name, choice in choices.items():
+        if choice.path is None:
+            continue
+        _put(staged, name, _clean(intake.read_file(sub.root, choice.path), name, staged.notes))
+        used.update([choice.path, *choice.ignored])
+        staged.notes.append(choice.note or (f"{name}: {choice.path}" if choice.path != name else f"{name}: found"))
+    compiled = [n for n in [*lang.files, *lang.optional, *lang.support] if n.endswith(recipe["exts"])]
+    staged.required = lang.compile or compiled
+    if lang.compile is None:
+        _stage_extras(sub, lang, choices, support, used, staged)
+    if lang.name == "java":
+        _unpackage_for_support(lang, staged)
+    return staged
+
+
+def _stage_extras(sub: Submission, lang: Language, choices: dict[str, Choice], support: list[str],
+                  used: set[str], staged: Staged) -> None:
+    """The student's other files of the language. Rules: one file per name (chosen as a
+    required file is); a name the spec's support files have is left out; a C++ source that
+    defines `main` is added only when no listed or support source does."""
+    recipe = RECIPES[lang.name]
+    exts = recipe["exts"] + recipe["headers"]
+    taken = {PurePosixPath(n).name.lower() for n in [*choices, *support]}
+    by_name: dict[str, list[str]] = {}
+    for path in sub.files:
+        if path not in used and path.lower().endswith(exts):
+            by_name.setdefault(PurePosixPath(path).name.lower(), []).append(path)
+    first = choices[lang.files[0]]
+    anchor = PurePosixPath(first.path).parent if first.path else PurePosixPath()
+    staged_anchor = PurePosixPath(lang.files[0]).parent
+    main_given = lang.name == "cpp" and any(
+        _MAIN_FUNCTION.search(diagnose.strip_comments((staged.folder / n).read_text(errors="replace")))
+        for n in staged.required if (staged.folder / n).is_file())
+    left_out = []
+    for lower, paths in sorted(by_name.items()):
+        choice = intake.choose(paths, PurePosixPath(paths[0]).name)
+        if lower in taken:
+            left_out.append(f"{', '.join(paths)} (the spec's own {PurePosixPath(paths[0]).name} is used)")
+            continue
+        if choice.ignored:
+            left_out.append(f"{', '.join(choice.ignored)} (another copy of {choice.path})")
+        try:
+            text = _clean(intake.read_file(sub.root, choice.path), choice.path, staged.notes)
+        except IntakeProblem as problem:
+            left_out.append(f"{choice.path} ({problem})")
+            continue
+        rel = PurePosixPath(choice.path)
+        name = str(staged_anchor / rel.relative_to(anchor)) if rel.is_relative_to(anchor) else str(rel)
+        if (staged.folder / name).exists():
+            left_out.append(f"{choice.path} (its place {name} is taken)")
+            continue
+        is_unit = name.endswith(recipe["exts"])
+        if is_unit and main_given and _MAIN_FUNCTION.search(diagnose.strip_comments(text)):
+            left_out.append(f"{choice.path} (it defines main, and this target's program has its own)")
+            continue
+        _put(staged, name, text)
+        if is_unit:
+            staged.extras.append(name)
+    if staged.extras:
+        staged.notes.append(f"also compiled: {', '.join(staged.extras)}")
+    if left_out:
+        staged.notes.append(f"left out: {'; '.join(left_out)}")
+
+
+def _unpackage_for_support(lang: Language, staged: Staged) -> None:
+    """The course's support classes live in the default package; a student's files all in one
+    package cannot be seen from there, so their package line is blanked (lines are kept)."""
+    if not any(name.endswith(".java") for name in lang.support):
+        return
+    packages = {m[1] for text in staged.student.values() for m in _PACKAGE.finditer(diagnose.strip_comments(text))}
+    if len(packages) != 1:
+        return
+    for name, text in staged.student.items():
+        _put(staged, name, _PACKAGE.sub(lambda m: " " * len(m.group(0)), text, count=1))
+    staged.notes.append(f"package {packages.pop()} removed so the course's classes (default package) see the student's")
+
+
+# --- step 3: compiling -------------------------------------------------------------------
+
+def run_step(command: list[str], *, cwd: str, env: dict, timeout: float) -> subprocess.CompletedProcess:
+    """Run one build command; at the time limit its whole process group is killed."""
+    with subprocess.Popen(command, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, start_new_session=True) as proc:
+        try:
+            output, _ = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            raise
+    return subprocess.CompletedProcess(command, proc.returncode, output)
+
+
+@dataclass
+class Compiled:
+    ok: bool
+    log: str
+    reason: str = ""
+    failed_command: list[str] = field(default_factory=list)
+
+
+def compile_sources(steps: list[str], values: dict, result: Build) -> Compiled:
+    """Run the build steps in order; the first failing one ends the build."""
     log = []
-    for step in lang.build if lang.build is not None else recipe["build"]:
+    for step in steps:
         command = expand(step, **values)
         try:
-            confined = sandbox.wrap(command, writable=[str(src)], readable=[], hidden=result.hidden, cwd=str(src))
-            done = subprocess.run(confined, cwd=src, env=child_env(str(src)), stdin=subprocess.DEVNULL,
-                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=BUILD_SECONDS)
+            confined = sandbox.wrap(command, writable=[values["src"]], readable=[], hidden=result.hidden,
+                                    cwd=values["src"])
+            done = run_step(confined, cwd=values["src"], env=child_env(values["src"]), timeout=BUILD_SECONDS)
         except subprocess.TimeoutExpired:
-            result.reason = f"the build took longer than {BUILD_SECONDS} s: {shlex.join(command)}"
-            break
+            return Compiled(False, "".join(log), f"the build took longer than {BUILD_SECONDS} s: {shlex.join(command)}",
+                            command)
         except OSError as problem:
-            result.reason = f"cannot run the build command {command[0]!r}: {problem}"
-            break
-        log.append(f"$ {shlex.join(command)}\n{done.stdout.decode('utf-8', 'replace')}")
+            return Compiled(False, "".join(log), f"cannot run the build command {command[0]!r}: {problem}", command)
+        log.append(f"$ {shlex.join(command)}\n{done.stdout.decode('utf-8', 'replace')}"[:MAX_LOG_CHARS])
         if done.returncode != 0:
-            result.reason = f"the build failed (exit status {done.returncode}): {shlex.join(command)}"
-            break
-    else:
+            return Compiled(False, "".join(log), f"the build failed (exit status {done.returncode})", command)
+    return Compiled(True, "".join(log))
+
+
+def _error_in_extras(log: str, extras: list[str]) -> bool:
+    """The first error is in one of the extra files, or is the linker's."""
+    error = diagnose.first_error(log)
+    return any(error.startswith(f"{name}:") for name in extras) or "undefined reference" in error \
+        or "multiple definition" in error
+
+
+def compile_with_fallback(lang: Language, staged: Staged, values: dict, result: Build) -> Compiled:
+    """Compile everything; if the first error is in an extra file (a stray test or an old copy),
+    compile again without the extras and say so."""
+    steps = lang.build if lang.build is not None else RECIPES[lang.name]["build"]
+    compiled = compile_sources(steps, {**values, "sources": staged.sources}, result)
+    if compiled.ok or not staged.extras or not _error_in_extras(compiled.log, staged.extras):
+        return compiled
+    shutil.rmtree(values["out"], ignore_errors=True)
+    Path(values["out"]).mkdir()
+    again = compile_sources(steps, {**values, "sources": staged.required}, result)
+    if not again.ok:
+        return compiled
+    staged.notes.append(f"built without {', '.join(staged.extras)}: with them the build failed "
+                        f"({diagnose.first_error(compiled.log)})")
+    return Compiled(True, compiled.log + again.log)
+
+
+# --- step 4: the run command ---------------------------------------------------------------
+
+def java_main(out: Path, main: str, staged: Staged) -> str:
+    """The main class as `java` names it: qualified by its source's package, else found in out/."""
+    for name, text in staged.student.items():
+        if PurePosixPath(name).stem == main:
+            package = _PACKAGE.search(diagnose.strip_comments(text))
+            qualified = f"{package[1]}.{main}" if package else main
+            if (out / (qualified.replace(".", "/") + ".class")).is_file():
+                return qualified
+    if (out / f"{main}.class").is_file():
+        return main
+    found = sorted(out.rglob("*.class"), key=lambda p: (len(p.parts), str(p)))
+    for path in found:
+        if path.stem.lower() == main.lower():
+            return ".".join(path.relative_to(out).with_suffix("").parts)
+    return main
+
+
+def run_command(lang: Language, values: dict) -> list[str]:
+    return expand(lang.run or RECIPES[lang.name]["run"], **values, args=["{args}"])
+
+
+# --- the whole build -----------------------------------------------------------------------------
+
+def build(submission: Path, spec: Spec, target_id: str) -> Build:
+    started = time.monotonic()
+    sub = intake.open_submission(submission)
+    result = Build(target_id, None, False, intake=list(sub.notes))
+    folder = None
+    try:
+        if sub.problem:
+            result.reason = sub.problem
+            return result
+        lang, choices, missing = choose_language(sub, spec.targets[target_id])
+        result.language = lang.name
+        if missing:
+            result.reason = (f"missing file{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
+                             f"(a {lang.name} submission for target {target_id} needs {', '.join(lang.files)})")
+            return result
+        folder = Path(tempfile.mkdtemp(prefix=f"harness-build-{target_id}-"))
+        out = folder / "out"
+        out.mkdir()
+        staged = stage(sub, spec, lang, choices, folder)
+        result.src, result.out = str(folder), str(out)
+        result.hidden = [str(spec.folder.parent.parent), str(Path(os.path.abspath(submission)).parent)]
+        result.sandboxed = sandbox.available()
+        checked = {n: t for n, t in staged.student.items() if n not in lang.support}
+        result.findings = source_checks.findings(lang.source_checks, checked)
+        jvm = JVM_FLAGS + (jvm_archive.archive_flags(child_env(str(folder))) if lang.name == "java" else [])
+        values = {"src": str(folder), "out": str(out), "python": SUBMISSION_PYTHON, "main": lang.main or "",
+                  "jvm": jvm}
+        compiled = compile_with_fallback(lang, staged, values, result)
+        result.intake += staged.notes
+        result.log = compiled.log
+        result.diagnosis = diagnose.diagnose(lang.name, compiled.log, staged.student, not compiled.ok)
+        if not compiled.ok:
+            first = diagnose.first_error(compiled.log)
+            result.reason = compiled.reason + (f": {first}" if first else "")
+            return result
+        if lang.name == "java" and lang.main:
+            values["main"] = java_main(out, lang.main, staged)
+            if values["main"] != lang.main:
+                result.intake.append(f"main class: {values['main']}")
+        result.run = run_command(lang, values)
+        result.intake.append(f"built as {lang.name}" + (f" ({len(staged.sources)} source files)" if staged.sources else ""))
         result.ok = True
-    result.log = "".join(log)
-    template = lang.run or recipe["run"]
-    result.run = expand(template, **values, args=["{args}"])
-    result.seconds = time.monotonic() - started
-    return result
+        return result
+    except (IntakeProblem, OSError) as problem:
+        result.reason = str(problem) if isinstance(problem, IntakeProblem) else f"cannot stage the submission: {problem}"
+        return result
+    finally:
+        intake.close(sub)
+        if folder is not None and not result.ok:
+            shutil.rmtree(folder, ignore_errors=True)
+            result.src = result.out = ""
+        result.seconds = time.monotonic() - started
 
 
 def cleanup(result: Build) -> None:

@@ -5,9 +5,15 @@ by a small warm-up program that uses Scanner, collections and formatting) cuts t
 about a fifth, and since it holds no student class it works with any classpath. It is made
 once per machine and JDK in the user's cache; if anything about it fails, runs simply go
 without it.
+
+Submissions are built side by side in threads (and graders may run side by side), so the
+archive is looked up or made under a lock held across threads and a file lock held across
+processes: no build goes ahead without the flags while another is still making the archive.
 """
+import fcntl
 import hashlib
 import os
+import threading
 import shutil
 import subprocess
 import tempfile
@@ -33,7 +39,6 @@ public class Warm {
     }
 }
 """
-_cached: list[str] | None = None
 
 
 def _java_identity() -> str | None:
@@ -71,23 +76,42 @@ def _make(archive: Path, env: dict) -> bool:
         return True
 
 
-def archive_flags(env: dict) -> list[str]:
-    """`-XX:SharedArchiveFile=…` for this machine's JDK, making the archive the first time."""
-    global _cached
-    if _cached is not None:
-        return _cached
-    _cached = []
+class _Archive:
+    """The flags, found or made once per process; every caller waits for the first one."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._flags: list[str] | None = None
+
+    def flags(self, env: dict) -> list[str]:
+        with self._lock:
+            if self._flags is None:
+                self._flags = _find_or_make(env)
+            return list(self._flags)
+
+
+def _find_or_make(env: dict) -> list[str]:
     if os.environ.get("HARNESS_NO_CDS"):
-        return _cached
+        return []
     try:
         identity = _java_identity()
         if identity is None:
-            return _cached
+            return []
         cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "game-harness"
         cache.mkdir(parents=True, exist_ok=True)
         archive = cache / f"jdk-{identity}.jsa"
-        if archive.exists() or _make(archive, env):
-            _cached = [f"-XX:SharedArchiveFile={archive}"]
+        with open(cache / f"jdk-{identity}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # another grader may be making it right now
+            if archive.exists() or _make(archive, env):
+                return [f"-XX:SharedArchiveFile={archive}"]
     except (OSError, subprocess.SubprocessError):
-        _cached = []
-    return _cached
+        pass
+    return []
+
+
+_ARCHIVE = _Archive()
+
+
+def archive_flags(env: dict) -> list[str]:
+    """`-XX:SharedArchiveFile=…` for this machine's JDK, making the archive the first time."""
+    return _ARCHIVE.flags(env)

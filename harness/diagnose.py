@@ -1,0 +1,97 @@
+"""Point at the cause of a failed build: the compiler's first error (not the tail of its log,
+where warnings and follow-on errors bury it) and a one-line hint for the non-portable
+constructs student programs bring from other compilers and IDEs.
+"""
+import re
+
+_ERROR_LINES = [
+    # g++ and javac: file:line[:column]: [fatal ]error: message
+    re.compile(r"^(?P<loc>[^\s:][^:\n]*:\d+(?::\d+)?): (?:fatal )?error: (?P<msg>.+)$", re.M),
+    # the linker: file.cpp:(.text+0x1c): undefined reference to `f()'
+    re.compile(r"^(?P<loc>[^\s:][^:\n]*):\(\.\w+[^)]*\): (?P<msg>(?:undefined reference|multiple definition).+)$", re.M),
+    re.compile(r"^(?P<loc>)(?P<msg>.*\berror\b.*)$", re.M | re.I),
+]
+
+_CPP_HINTS = [
+    (re.compile(r"\bvoid\s+main\s*\("), None,
+     "`void main()` is accepted by Visual C++ only: standard C++ (and g++) needs `int main()`"),
+    (re.compile(r'#\s*include\s*[<"]\s*stdafx\.h\s*[>"]', re.I), None,
+     "stdafx.h is Visual Studio's precompiled header: remove `#include \"stdafx.h\"`"),
+    (re.compile(r"#\s*include\s*<\s*conio\.h\s*>|\b_?getche?\s*\("), None,
+     "<conio.h> and _getch() exist on Windows only: read input with std::cin or getchar()"),
+    (re.compile(r"\b(?:long\s+long|long\s+double|unsigned\s+(?:long\s+long|long|int|short|char)|signed\s+char)\s*\("),
+     re.compile(r"expected primary-expression before '(?:long|unsigned|signed)'"),
+     "a cast like `long long(x)` names a two-word type, which only Visual C++ accepts: "
+     "write `(long long)(x)` or `static_cast<long long>(x)`"),
+]
+_PAUSE = re.compile(r'\bsystem\s*\(\s*"pause"\s*\)')
+_MISSING_INCLUDE = re.compile(r"note: '(?P<name>[\w:]+)' is defined in header '<(?P<header>[\w./]+)>'; "
+                              r"(?:did you forget|this is probably fixable by adding)")
+_FORGOT_INCLUDE = re.compile(r"did you forget to '#include <(?P<header>[\w./]+)>'")
+_JAVA_PUBLIC = re.compile(r"class (\w+) is public, should be declared in a file named (\w+\.java)")
+_JAVA_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.M)
+
+
+def strip_comments(text: str, strings: bool = True) -> str:
+    """C-like comments (and string literals unless `strings` is False) blanked, lines kept."""
+    def blank(match):
+        if not strings and match.group(0).startswith('"'):
+            return match.group(0)
+        return re.sub(r"[^\n]", " ", match.group(0))
+    return re.sub(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"', blank, text, flags=re.S)
+
+
+def first_error(log: str) -> str:
+    """The first error the compiler or linker reported, with its place; "" if none."""
+    for pattern in _ERROR_LINES:
+        match = pattern.search(log)
+        if match:
+            line = (f"{match['loc']}: error: {match['msg'].strip()}" if match["loc"] else match["msg"].strip())
+            after = [text.strip() for text in log[match.end():].split("\n")[1:5]]
+            symbol = next((text for text in after if text.startswith("symbol:")), None)
+            return line + (f" ({' '.join(symbol.split())})" if symbol and "cannot find symbol" in line else "")
+    return ""
+
+
+def hints(language: str, log: str, sources: dict[str, str]) -> list[str]:
+    """One line per non-portable construct found in the sources or named by the compiler."""
+    found = []
+    code = {name: strip_comments(text, strings=False) for name, text in sources.items()}
+    if language == "cpp":
+        for pattern, in_log, message in _CPP_HINTS:
+            where = _where(pattern, code)
+            if where and (in_log is None or in_log.search(log)):
+                found.append(f"{where}: {message}")
+        for match in _MISSING_INCLUDE.finditer(log):
+            found.append(f"add `#include <{match['header']}>`: g++ says {match['name']} is declared there "
+                         "(other compilers may include it through another header)")
+        if not any("#include" in line and "add" in line for line in found):
+            for header in dict.fromkeys(m["header"] for m in _FORGOT_INCLUDE.finditer(log)):
+                found.append(f"add `#include <{header}>` (g++ suggests it)")
+        where = _where(_PAUSE, code)
+        if where:
+            found.append(f"{where}: system(\"pause\") waits for a key on Windows only; here it prints "
+                         "`sh: 1: pause: not found` and the program goes on (a note, not an error)")
+    if language == "java":
+        for match in _JAVA_PUBLIC.finditer(log):
+            found.append(f"the public class {match[1]} must be in a file named {match[1]}.java (letter case counts): "
+                         "rename the class or the file")
+        packages = sorted({m[1] for text in code.values() for m in _JAVA_PACKAGE.finditer(text)})
+        if packages and re.search(r"cannot find symbol|package [\w.]+ does not exist|is not public in", log):
+            found.append(f"the sources declare package {', '.join(packages)}: a class in another package "
+                         "(or in the default package, as the course's files are) needs an import or the same package")
+    return list(dict.fromkeys(found))
+
+
+def _where(pattern: re.Pattern, code: dict[str, str]) -> str:
+    for name, text in code.items():
+        match = pattern.search(text)
+        if match:
+            return f"{name}:{text.count(chr(10), 0, match.start()) + 1}"
+    return ""
+
+
+def diagnose(language: str, log: str, sources: dict[str, str], failed: bool) -> str:
+    """The first error (for a failed build) and the hints, one per line."""
+    lines = [first_error(log)] if failed else []
+    return "\n".join(line for line in lines + hints(language, log, sources) if line)

@@ -1,0 +1,294 @@
+"""Take in a submission as students hand it in: a folder (an IDE project, nested copies, stray
+build output), a single source file or an archive, and list its files without trusting it.
+
+Nothing here follows a link or reads a device: a symlink, FIFO, socket or device in a
+submission is reported and left out, archives are unpacked member by member with caps on
+size, count and depth, and a tree too deep or too big is that submission's reason, never a
+crash. Every adaptation is a note for the top of the report, never a deduction.
+"""
+import os
+import shutil
+import stat
+import tarfile
+import tempfile
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+MAX_ENTRIES = 2000  # files and folders in a submission or members in an archive
+MAX_DEPTH = 40  # folder levels
+MAX_BYTES = 50 * 1024 * 1024  # everything an archive unpacks to
+MAX_SOURCE_BYTES = 1024 * 1024  # one source file
+# Tool and build-output folders: never the student's sources.
+IGNORED_DIRS = frozenset({"__MACOSX", ".git", ".svn", ".hg", ".idea", ".vscode", ".vs", ".settings",
+                          "__pycache__", "bin", "out", "node_modules", "cmake-build-debug", "cmake-build-release"})
+IGNORED_SUFFIXES = (".class", ".o", ".obj", ".pyc", ".exe")
+ARCHIVE_SUFFIXES = (".zip", ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tar.xz")
+
+
+class IntakeProblem(Exception):
+    """Why this submission cannot be taken in at all (its build reason)."""
+
+
+@dataclass
+class Submission:
+    root: Path  # the folder `files` are relative to
+    files: list[str]  # regular files, relative POSIX paths, sorted
+    notes: list[str] = field(default_factory=list)  # intake lines for the report
+    problem: str = ""  # why nothing can be built, or ""
+    temp: str = ""  # a folder this intake made (an unpacked archive), removed by close()
+
+
+@dataclass
+class Choice:
+    wanted: str  # the name the spec asks for
+    path: str | None  # the file used, relative to the submission root
+    ignored: list[str] = field(default_factory=list)  # other candidates, left out
+
+    @property
+    def note(self) -> str:
+        """An intake line when the choice was not plain: another letter case or several candidates."""
+        if self.path is None:
+            return ""
+        parts = []
+        if PurePosixPath(self.path).name != PurePosixPath(self.wanted).name:
+            parts.append(f"{self.path} is used as {self.wanted} (the name differs in letter case)")
+        elif self.ignored:
+            parts.append(f"{self.wanted}: used {self.path}")
+        if self.ignored:
+            parts.append(f"ignored {', '.join(self.ignored)} (rule: the spec's path, then the shallowest, "
+                         "then one under a folder named src, then by name)")
+        return "; ".join(parts)
+
+
+def is_archive(path: Path) -> bool:
+    return path.name.lower().endswith(ARCHIVE_SUFFIXES)
+
+
+def open_submission(path: Path) -> Submission:
+    """The submission's files; an archive (or a folder holding only one) is unpacked first."""
+    path = Path(os.path.abspath(path))
+    try:
+        if not path.exists():
+            raise IntakeProblem(f"{path} does not exist")
+        if path.is_file() and not is_archive(path):
+            return Submission(path.parent, [path.name])
+        archive = path if path.is_file() else _lone_archive(path)
+        if archive is None:
+            files, notes = walk(path)
+            return Submission(path, files, notes)
+        temp = tempfile.mkdtemp(prefix="harness-intake-")
+        sub = Submission(Path(temp), [], [f"unpacked {archive.name}"], temp=temp)
+        try:
+            sub.notes += unpack(archive, Path(temp))
+            sub.root = _single_top_folder(Path(temp))
+            files, notes = walk(sub.root)
+        except IntakeProblem as problem:
+            sub.problem = str(problem)
+            return sub
+        sub.files, sub.notes = files, sub.notes + notes
+        return sub
+    except IntakeProblem as problem:
+        return Submission(path, [], problem=str(problem))
+    except OSError as problem:
+        return Submission(path, [], problem=f"cannot read the submission: {problem.strerror or problem}")
+
+
+def close(sub: Submission) -> None:
+    if sub.temp:
+        shutil.rmtree(sub.temp, ignore_errors=True)
+
+
+def _lone_archive(folder: Path) -> Path | None:
+    entries = [e for e in os.scandir(folder) if not _junk(e.name)]
+    if len(entries) == 1 and entries[0].is_file(follow_symlinks=False) and is_archive(Path(entries[0].name)):
+        return Path(entries[0].path)
+    return None
+
+
+def _junk(name: str) -> bool:
+    return name in IGNORED_DIRS or name == ".DS_Store" or name.startswith("._")
+
+
+def _single_top_folder(folder: Path) -> Path:
+    entries = [e for e in os.scandir(folder) if not _junk(e.name)]
+    if len(entries) == 1 and entries[0].is_dir(follow_symlinks=False):
+        return Path(entries[0].path)
+    return folder
+
+
+def walk(root: Path) -> tuple[list[str], list[str]]:
+    """Regular files under `root` (relative paths), without following links; raises
+    IntakeProblem past MAX_DEPTH levels or MAX_ENTRIES entries."""
+    files, notes, ignored, count = [], [], set(), 0
+    pending = [(root, PurePosixPath(), 0)]
+    while pending:
+        folder, rel, depth = pending.pop()
+        if depth > MAX_DEPTH:
+            raise IntakeProblem(f"the submission is nested more than {MAX_DEPTH} folders deep ({rel.parts[0]}/...)")
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                name = rel / entry.name
+                if _junk(entry.name) or entry.name.endswith(IGNORED_SUFFIXES):
+                    ignored.add(entry.name + ("/" if entry.is_dir(follow_symlinks=False) else ""))
+                    continue
+                count += 1
+                if count > MAX_ENTRIES:
+                    raise IntakeProblem(f"the submission holds more than {MAX_ENTRIES} files and folders")
+                mode = entry.stat(follow_symlinks=False).st_mode
+                if stat.S_ISDIR(mode):
+                    pending.append((Path(entry.path), name, depth + 1))
+                elif stat.S_ISREG(mode):
+                    files.append(str(name))
+                else:
+                    notes.append(f"{name}: {_kind(mode)}, not followed or read")
+    if ignored:
+        notes.append(f"ignored {', '.join(sorted(ignored))} (tool, build-output and compiled files)")
+    return sorted(files), sorted(notes)
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device"
+
+
+def read_file(root: Path, rel: str, limit: int = MAX_SOURCE_BYTES) -> bytes:
+    """A regular file's bytes, refusing a link or anything else put in its place."""
+    fd = os.open(root / rel, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise IntakeProblem(f"{rel} is not a regular file")
+        if info.st_size > limit:
+            raise IntakeProblem(f"{rel} is larger than {limit // 1024} KB")
+        return handle.read(limit + 1)[:limit]
+
+
+def choose(files: list[str], wanted: str) -> Choice:
+    """The file to use for the spec's `wanted` name: same name (else same name in another letter
+    case) anywhere; among several, the spec's relative path, then the shallowest, then one
+    under a folder named src, then the first by path. Never file times: the same folder always
+    gives the same choice."""
+    name = PurePosixPath(wanted).name
+    same = [f for f in files if PurePosixPath(f).name == name]
+    candidates = same or [f for f in files if PurePosixPath(f).name.lower() == name.lower()]
+    if not candidates:
+        return Choice(wanted, None)
+    ranked = sorted(candidates, key=lambda f: (f.lower() != wanted.lower(), len(PurePosixPath(f).parts),
+                                               "src" not in PurePosixPath(f).parts[:-1], f))
+    return Choice(wanted, ranked[0], ranked[1:])
+
+
+# --- archives ------------------------------------------------------------------------
+
+def unpack(archive: Path, dest: Path) -> list[str]:
+    """Unpack into `dest` member by member: regular files and folders only, inside `dest`,
+    within the caps. Returns intake notes; raises IntakeProblem over a cap or on a bad archive."""
+    name = archive.name.lower()
+    try:
+        if name.endswith(".zip"):
+            return _unpack_zip(archive, dest)
+        return _unpack_tar(archive, dest)
+    except (zipfile.BadZipFile, tarfile.TarError, EOFError, OSError) as problem:
+        raise IntakeProblem(f"{archive.name} is not a readable archive: {problem}") from None
+
+
+class _Budget:
+    """Counts members and bytes against the caps."""
+
+    def __init__(self, archive: str):
+        self.archive, self.members, self.bytes = archive, 0, 0
+
+    def member(self) -> None:
+        self.members += 1
+        if self.members > MAX_ENTRIES:
+            raise IntakeProblem(f"the archive {self.archive} holds more than {MAX_ENTRIES} members")
+
+    def take(self, size: int) -> None:
+        self.bytes += size
+        if self.bytes > MAX_BYTES:
+            raise IntakeProblem(f"the archive {self.archive} unpacks to more than {MAX_BYTES // (1024 * 1024)} MB")
+
+
+def _safe_parts(raw: str) -> tuple[list[str] | None, str]:
+    """The member's path parts, or None and why it is refused."""
+    text = raw.replace("\\", "/")
+    if text.startswith("/") or (len(text) > 1 and text[1] == ":"):
+        return None, "an absolute path"
+    parts = [p for p in text.split("/") if p not in ("", ".")]
+    if ".." in parts:
+        return None, "a path that leaves the archive's folder"
+    if len(parts) > MAX_DEPTH:
+        raise IntakeProblem(f"the archive nests folders more than {MAX_DEPTH} deep")
+    return parts, ""
+
+
+def _write(dest: Path, parts: list[str], open_stream, budget: _Budget) -> str:
+    """Write one member (a folder when `open_stream` is None); "" or why it was skipped."""
+    target = dest.joinpath(*parts)
+    try:
+        if open_stream is None:
+            target.mkdir(parents=True, exist_ok=True)
+            return ""
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    except OSError as problem:
+        return f"cannot be unpacked ({problem.strerror}), skipped"
+    with os.fdopen(fd, "wb") as out, open_stream() as stream:
+        while chunk := stream.read(1 << 16):
+            budget.take(len(chunk))
+            out.write(chunk)
+    return ""
+
+
+def _unpack_zip(archive: Path, dest: Path) -> list[str]:
+    notes, budget = [], _Budget(archive.name)
+    with zipfile.ZipFile(archive) as zf:
+        for info in zf.infolist():
+            budget.member()
+            parts, why = _safe_parts(info.filename)
+            kind = stat.S_IFMT(info.external_attr >> 16)
+            if parts is None:
+                notes.append(f"{info.filename}: {why}, skipped")
+            elif kind not in (0, stat.S_IFREG, stat.S_IFDIR):
+                notes.append(f"{info.filename}: {_kind(kind)}, skipped")
+            elif info.flag_bits & 0x1:
+                raise IntakeProblem(f"{archive.name} is encrypted; hand in an archive without a password")
+            elif parts and not _junk(parts[0]):
+                if budget.bytes + info.file_size > MAX_BYTES:
+                    budget.take(info.file_size)
+                why = _write(dest, parts, None if info.is_dir() else (lambda i=info: zf.open(i)), budget)
+                if why:
+                    notes.append(f"{info.filename}: {why}")
+    return notes
+
+
+def _unpack_tar(archive: Path, dest: Path) -> list[str]:
+    notes, budget = [], _Budget(archive.name)
+    with tarfile.open(archive, "r:*") as tar:
+        for member in tar:
+            budget.member()
+            parts, why = _safe_parts(member.name)
+            if parts is None:
+                notes.append(f"{member.name}: {why}, skipped")
+                continue
+            if not (member.isreg() or member.isdir()):
+                kind = "a link" if member.issym() or member.islnk() else "a device or FIFO"
+                notes.append(f"{member.name}: {kind}, skipped")
+                continue
+            try:  # the standard library's own verdict on what is safe to unpack
+                tarfile.data_filter(member, str(dest))
+            except tarfile.FilterError as problem:
+                notes.append(f"{member.name}: {problem}, skipped")
+                continue
+            if budget.bytes + member.size > MAX_BYTES:
+                budget.take(member.size)
+            why = _write(dest, parts, None if member.isdir() else (lambda m=member: tar.extractfile(m)), budget)
+            if why:
+                notes.append(f"{member.name}: {why}")
+    return notes
