@@ -1,11 +1,17 @@
 """YAML in and out: line numbers for error messages, and case files a person can read.
 
-Loading keeps the node tree beside the data so that a schema error can point at its line.
+Loading keeps the node tree beside the data so that a schema error can point at its line,
+and refuses, at their line, what a hostile or broken file could use to hang or crash the
+harness (see `load`).
 Dumping writes multi-line strings as literal blocks (`|`), which PyYAML refuses to do when a
 line ends in a space; every block is checked to parse back to the same bytes, and falls back
 to a quoted string when it would not.
 """
 import json
+import math
+import os
+import re
+import stat
 from pathlib import Path
 
 import yaml
@@ -46,19 +52,158 @@ class Document:
         return line
 
 
+# Limits that keep a hostile or broken file from taking the harness down: a case is a few
+# kilobytes, a spec a few hundred lines; nothing needs more than a handful of nesting levels.
+MAX_BYTES = 20 * 1024 * 1024
+MAX_DEPTH = 64
+MAX_DIGITS = 100
+# Characters YAML cannot hold raw (its printable set is tab, newline, CR, and U+0020 onward
+# without DEL, the C1 controls except NEL, surrogates and U+FFFE/U+FFFF).
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
+# The C loader (libyaml) reads a 5 MB case in a fraction of the pure-Python one's time.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_INT = "tag:yaml.org,2002:int"
+
+
+def _read(path: Path) -> str:
+    """The file's text, refusing what is not a regular file or is too big before reading it."""
+    try:  # non-blocking, so that a FIFO named like a case cannot hang the harness
+        with os.fdopen(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as handle:
+            info = os.fstat(handle.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                raise InputError("not a regular file; give a YAML file", path)
+            if info.st_size > MAX_BYTES:
+                raise InputError(f"the file is {info.st_size / 2**20:.1f} MB, over the {MAX_BYTES // 2**20} MB "
+                                 "limit; split it or shorten its inputs", path)
+            raw = handle.read(MAX_BYTES + 1)
+    except OSError as problem:
+        raise InputError(f"cannot read the file ({problem.strerror or problem})", path)
+    if len(raw) > MAX_BYTES:
+        raise InputError(f"the file is over the {MAX_BYTES // 2**20} MB limit; split it or shorten its inputs", path)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as problem:
+        line = raw.count(b"\n", 0, problem.start) + 1
+        raise InputError(f"not UTF-8 (byte 0x{raw[problem.start]:02x}); save the file as UTF-8", path, line)
+    bad = _UNPRINTABLE.search(text)
+    if bad:
+        line = text.count("\n", 0, bad.start()) + 1
+        raise InputError(f"control character U+{ord(bad.group()):04X} in the file; remove it, or write it as an "
+                         f"escape (\"\\u{ord(bad.group()):04x}\") inside a double-quoted string", path, line)
+    return text
+
+
 def load(path: Path) -> Document:
+    """Read one YAML document; anything a person could get wrong is an InputError at its line."""
+    path = Path(path)
+    loader = _LOADER(_read(path))
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as problem:
-        raise InputError(f"cannot read the file ({problem})", path)
-    try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        root = _compose(loader, path)
+        data = loader.construct_document(root) if root is not None else None
+    except yaml.constructor.ConstructorError as problem:
+        mark = problem.problem_mark or problem.context_mark
+        raise InputError(f"cannot read this value: {problem.problem}; remove the tag or quote the value",
+                         path, mark.line + 1 if mark else None)
     except yaml.MarkedYAMLError as problem:
         mark = problem.problem_mark or problem.context_mark
-        line = mark.line + 1 if mark else None
-        raise InputError(f"not valid YAML: {problem.problem or problem}; fix the syntax", path, line)
-    return Document(Path(path), data, node)
+        raise InputError(f"not valid YAML: {problem.problem or problem.context or problem}; fix the syntax",
+                         path, mark.line + 1 if mark else None)
+    except yaml.YAMLError as problem:
+        raise InputError(f"not valid YAML: {problem}; fix the syntax", path)
+    finally:
+        loader.dispose()
+    return Document(path, data, root)
+
+
+def _compose(loader, path: Path):
+    """The document's node tree, built from the parser's events without recursion.
+
+    Built here rather than by the library so that what YAML allows but a case or spec never
+    needs is refused at its line before it can cost anything: aliases (ten lines of them
+    expand to billions of nodes), nesting deeper than MAX_DEPTH, duplicate keys (the library
+    silently keeps the last), non-finite or absurdly long numbers, and tagged values that
+    cannot be read.
+    """
+    def fail(message, mark):
+        raise InputError(message, path, mark.line + 1)
+
+    loader.get_event()  # stream start
+    if loader.check_event(yaml.StreamEndEvent):
+        return None
+    loader.get_event()  # document start
+    stack = []  # open collections: [node, {key: line} for mappings, key waiting for its value]
+    root = None
+    while root is None:
+        event = loader.get_event()
+        if isinstance(event, yaml.AliasEvent):
+            fail(f"alias *{event.anchor} is not allowed here; write the value out in full", event.start_mark)
+        if isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            node = stack.pop()[0]
+            node.end_mark = event.end_mark
+            if not stack:
+                root = node
+            continue
+        if isinstance(event, yaml.ScalarEvent):
+            tag = event.tag if event.tag not in (None, "!") else loader.resolve(yaml.ScalarNode, event.value, event.implicit)
+            node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+            key = _scalar_value(loader, node, fail)
+        elif isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            if len(stack) >= MAX_DEPTH:
+                fail(f"nested more than {MAX_DEPTH} levels deep; a case or spec needs only a few; flatten it", event.start_mark)
+            kind = yaml.SequenceNode if isinstance(event, yaml.SequenceStartEvent) else yaml.MappingNode
+            tag = event.tag if event.tag not in (None, "!") else loader.resolve(kind, None, event.implicit)
+            node = kind(tag, [], event.start_mark, None, flow_style=event.flow_style)
+            key = None
+        else:  # the parser only yields the events above inside a document
+            fail(f"unexpected {type(event).__name__}; fix the syntax", event.start_mark)
+        if stack:
+            parent = stack[-1]
+            if isinstance(parent[0], yaml.SequenceNode):
+                parent[0].value.append(node)
+            elif parent[2] is None:
+                if key is not None and key in parent[1]:
+                    fail(f"key {node.value!r} appears twice (first on line {parent[1][key]}); keep one of them",
+                         node.start_mark)
+                if key is not None:
+                    parent[1][key] = node.start_mark.line + 1
+                parent[2] = node
+            else:
+                parent[0].value.append((parent[2], node))
+                parent[2] = None
+        if isinstance(node, yaml.ScalarNode):
+            if not stack:
+                root = node
+        else:
+            stack.append([node, {}, None])
+    loader.get_event()  # document end
+    if not loader.check_event(yaml.StreamEndEvent):
+        fail("a second document ('---') in the file; a case or spec is one document", loader.peek_event().start_mark)
+    return root
+
+
+def _scalar_value(loader, node, fail):
+    """A scalar's value as a mapping key would hold it; numbers, dates and tagged values are
+    read now so that one that cannot be read, or is not finite, is reported at its line."""
+    if node.tag == "tag:yaml.org,2002:str":
+        return node.value
+    if node.tag in ("tag:yaml.org,2002:merge", "tag:yaml.org,2002:value"):
+        return None
+    if node.tag == _INT and len(node.value) > MAX_DIGITS:
+        fail(f"a number of {len(node.value)} digits; no setting needs more than {MAX_DIGITS}", node.start_mark)
+    kind = node.tag.rpartition(":")[2]
+    try:
+        value = loader.construct_object(node)
+    except yaml.YAMLError:
+        raise
+    except (ValueError, KeyError, AttributeError, TypeError, OverflowError, IndexError):
+        fail(f"{node.value!r} cannot be read as {kind}; quote it to make it text", node.start_mark)
+    if isinstance(value, float) and not math.isfinite(value):
+        fail(f"{node.value} is not a finite number; write an ordinary number", node.start_mark)
+    try:
+        hash(value)
+    except TypeError:
+        return None
+    return value
 
 
 def _block(text: str, indent: str) -> str | None:
@@ -88,7 +233,7 @@ def _scalar(value, indent: str) -> str:
         block = _block(value, indent)
         if block is not None:
             try:
-                if yaml.safe_load(f"{indent}x: {block}\n")["x"] == value:
+                if yaml.load(f"{indent}x: {block}\n", Loader=_LOADER)["x"] == value:
                     return block
             except yaml.YAMLError:
                 pass
@@ -133,6 +278,6 @@ def _flow(value) -> str:
 def dump(data: dict) -> str:
     """A case (or any mapping) as readable YAML that loads back to exactly `data`."""
     text = "\n".join(_emit(data, "")) + "\n"
-    if yaml.safe_load(text) != data:  # never write a file that does not round-trip
+    if yaml.load(text, Loader=_LOADER) != data:  # never write a file that does not round-trip
         text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=1 << 20)
     return text
