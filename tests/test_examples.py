@@ -4,7 +4,10 @@
 cases must fail (nothing else may, but for `may_fail` cases whose outcome a random draw
 decides): a correct sample scores 100 %, and a seeded-bug sample loses exactly the rubric
 items of its failing cases (plus `also_loses`, items lost through runs that could not be
-graded). Real builds, real runs.
+graded). A sample may instead give `loses`, exactly the rubric items it must lose (none: it
+must score 100 %), whatever cases a suite uses to show it; `build_fails` (true, or a list of
+target ids) says the build must fail and every case of those targets be reported "not run:".
+Real builds, real runs.
 """
 from pathlib import Path
 
@@ -33,13 +36,23 @@ def test_sample_loses_exactly_what_its_bug_touches(game, sample, want):
     score = scoring.score(spec, spec.items(milestone), result.cases)
     failed = {c.name for c in result.cases if c.status == "failed"}
     reasons = {c.name: c.reason for c in result.cases if c.status == "failed"}
-    must, may = set(want.get("fails", [])), set(want.get("may_fail", []))
-    assert must <= failed <= must | may, reasons
     lost = {item.id for item in score.items if item.graded and item.gradable and item.earned < item.weight - 1e-9}
     by_name = {c.name: c for c in found}
-    assert lost == {by_name[name].rubric for name in failed} | set(want.get("also_loses", []))
-    if not want.get("fails") and not want.get("also_loses"):
-        assert score.percent == pytest.approx(100.0)
+    if want.get("build_fails"):
+        targets = want["build_fails"] if isinstance(want["build_fails"], list) else list(spec.targets)
+        unbuilt = [c for c in result.cases if by_name[c.name].target in targets]
+        assert unbuilt and all(c.status == "failed" and c.reason.startswith("not run:") for c in unbuilt), \
+            {c.name: (c.status, c.reason) for c in unbuilt}
+    if "loses" in want:
+        assert lost == set(want["loses"] or []), reasons
+        if not want["loses"]:
+            assert score.percent == pytest.approx(100.0)
+    else:
+        must, may = set(want.get("fails", [])), set(want.get("may_fail", []))
+        assert must <= failed <= must | may, reasons
+        assert lost == {by_name[name].rubric for name in failed} | set(want.get("also_loses", []))
+        if not want.get("fails") and not want.get("also_loses"):
+            assert score.percent == pytest.approx(100.0)
     ungradable = {c.name for c in result.cases if c.status == "ungradable"}
     if "ungradable" not in want:
         assert not ungradable
