@@ -22,6 +22,7 @@ from pathlib import Path, PurePosixPath
 
 from harness import diagnose, intake, sandbox, source_checks
 from harness import jvm as jvm_archive
+from harness import paths
 from harness.environment import child_env
 from harness.intake import Choice, IntakeProblem, Submission
 from harness.spec import Language, Spec, Target
@@ -146,13 +147,16 @@ def stage(sub: Submission, spec: Spec, lang: Language, choices: dict[str, Choice
         shutil.copyfile(spec.support_dir / name, folder / name)
         if name in lang.optional:
             staged.notes.append(f"{name}: not handed in; the provided copy is used")
-    used = set()
+    used, found = set(), []
     for name, choice in choices.items():
         if choice.path is None:
             continue
         _put(staged, name, _clean(intake.read_file(sub.root, choice.path), name, staged.notes))
         used.update([choice.path, *choice.ignored])
-        staged.notes.append(choice.note or (f"{name}: {choice.path}" if choice.path != name else f"{name}: found"))
+        found.append(name if choice.path == name else f"{name} (from {choice.path})")
+        if choice.note:
+            staged.notes.append(choice.note)
+    staged.notes.insert(0, f"used: {', '.join(found)}")
     compiled = [n for n in [*lang.files, *lang.optional, *lang.support] if n.endswith(recipe["exts"])]
     staged.required = lang.compile or compiled
     if lang.compile is None:
@@ -227,16 +231,15 @@ def _unpackage_for_support(lang: Language, staged: Staged) -> None:
 # --- step 3: compiling -------------------------------------------------------------------
 
 def run_step(command: list[str], *, cwd: str, env: dict, timeout: float) -> subprocess.CompletedProcess:
-    """Run one build command; at the time limit its whole process group is killed."""
-    with subprocess.Popen(command, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, start_new_session=True) as proc:
-        try:
-            output, _ = proc.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
-            raise
-    return subprocess.CompletedProcess(command, proc.returncode, output)
+    """Run one build command with its whole tree bounded (memory and processes, see
+    harness.limits); at the time limit everything it started is killed, the compiler's own
+    children too. A limit it ran into is said at the end of its output."""
+    from harness import limits
+    done = limits.run_contained(command, cwd=cwd, env=env, seconds=timeout, tree=limits.BUILD_TREE)
+    if done.timed_out:
+        raise subprocess.TimeoutExpired(command, timeout, output=done.output.encode())
+    said = f"\n[harness: {done.limits_hit}]\n" if done.limits_hit else ""
+    return subprocess.CompletedProcess(command, done.status, (done.output + said).encode())
 
 
 @dataclass
@@ -336,7 +339,7 @@ def build(submission: Path, spec: Spec, target_id: str) -> Build:
         out.mkdir()
         staged = stage(sub, spec, lang, choices, folder)
         result.src, result.out = str(folder), str(out)
-        result.hidden = [str(spec.folder.parent.parent), str(Path(os.path.abspath(submission)).parent)]
+        result.hidden = [str(paths.root_of(spec.folder)), str(Path(os.path.abspath(submission)).parent)]
         result.sandboxed = sandbox.available()
         checked = {n: t for n, t in staged.student.items() if n not in lang.support}
         result.findings = source_checks.findings(lang.source_checks, checked)
@@ -356,7 +359,9 @@ def build(submission: Path, spec: Spec, target_id: str) -> Build:
             if values["main"] != lang.main:
                 result.intake.append(f"main class: {values['main']}")
         result.run = run_command(lang, values)
-        result.intake.append(f"built as {lang.name}" + (f" ({len(staged.sources)} source files)" if staged.sources else ""))
+        steps = lang.build if lang.build is not None else RECIPES[lang.name]["build"]
+        result.intake.append(f"built with {shlex.split(steps[0])[0]}: {', '.join(staged.sources)}" if steps
+                             else f"run as {lang.name}, no build step: {lang.main}")
         result.ok = True
         return result
     except (IntakeProblem, OSError) as problem:

@@ -1,0 +1,188 @@
+"""Intake takes a submission as students hand it in and never trusts it: links are not
+followed, archives unpack only inside their folder and within the caps, a tree too deep or too
+big is a clear reason. Real folders and archives, made here."""
+import io
+import os
+import tarfile
+import zipfile
+from pathlib import Path
+
+from harness import intake
+
+
+def _write(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    return root
+
+
+# --- choosing among candidates ------------------------------------------------------------
+
+def test_several_candidates_choose_by_the_stated_rule(tmp_path):
+    _write(tmp_path, {"old/Reversi.java": "old", "Reversi.java": "new", "zz/src/Game.java": "a",
+                      "aa/backup/Game.java": "b", "bin/Game.java": "compiled copy", "Game.class": "x"})
+    files, notes = intake.walk(tmp_path)
+    assert "bin/Game.java" not in files and "Game.class" not in files
+    assert any("bin/" in note and "Game.class" in note for note in notes)
+    choice = intake.choose(files, "Reversi.java")
+    assert (choice.path, choice.ignored) == ("Reversi.java", ["old/Reversi.java"])
+    assert "old/Reversi.java" in choice.note
+    # same depth: the one under a folder named src wins over the lexicographically first
+    game = intake.choose(files, "Game.java")
+    assert (game.path, game.ignored) == ("zz/src/Game.java", ["aa/backup/Game.java"])
+
+
+def test_the_spec_path_wins_and_letter_case_is_forgiven():
+    files = ["ConnectGame.java", "src/ConnectGame.java", "reversi.java"]
+    assert intake.choose(files, "src/ConnectGame.java").path == "src/ConnectGame.java"
+    choice = intake.choose(files, "Reversi.java")
+    assert choice.path == "reversi.java" and "letter case" in choice.note
+    assert intake.choose(files, "Missing.java").path is None
+
+
+# --- links and special files --------------------------------------------------------------
+
+def test_links_fifos_are_reported_and_never_read(tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP-SECRET")
+    folder = _write(tmp_path / "sub", {"stringcoin.cpp": "int x;"})
+    (folder / "stringcoin.h").symlink_to(secret)
+    (folder / "env.h").symlink_to("/proc/self/environ")
+    (folder / "linked").symlink_to(tmp_path, target_is_directory=True)
+    os.mkfifo(folder / "pipe.cpp")
+    sub = intake.open_submission(folder)
+    assert sub.files == ["stringcoin.cpp"] and not sub.problem
+    for name in ("stringcoin.h", "env.h", "linked"):
+        assert f"{name}: a symbolic link, not followed or read" in sub.notes
+    assert "pipe.cpp: a FIFO, not followed or read" in sub.notes
+    # reading through the name of a link is refused too
+    try:
+        intake.read_file(folder, "stringcoin.h")
+        raise AssertionError("a link was read")
+    except OSError:
+        pass
+
+
+def test_a_tree_too_deep_is_a_reason_not_a_crash(tmp_path):
+    deep = tmp_path / "deep"
+    deep.mkdir()
+    fds = [os.open(deep, os.O_RDONLY)]
+    for _ in range(1500):  # made level by level: os.makedirs and rmtree recurse once per level
+        os.mkdir("d", dir_fd=fds[-1])
+        fds.append(os.open("d", os.O_RDONLY, dir_fd=fds[-1]))
+    os.close(os.open("Reversi.java", os.O_WRONLY | os.O_CREAT, dir_fd=fds[-1]))
+    sub = intake.open_submission(deep)
+    assert sub.problem == f"the submission is nested more than {intake.MAX_DEPTH} folders deep (d/...)"
+    os.unlink("Reversi.java", dir_fd=fds[-1])
+    for parent, child in zip(reversed(fds[:-1]), reversed(fds[1:])):
+        os.close(child)
+        os.rmdir("d", dir_fd=parent)
+    os.close(fds[0])
+
+
+def test_too_many_files_is_a_reason(tmp_path):
+    for index in range(intake.MAX_ENTRIES + 1):
+        (tmp_path / f"f{index}.txt").touch()
+    sub = intake.open_submission(tmp_path)
+    assert sub.problem == f"the submission holds more than {intake.MAX_ENTRIES} files and folders"
+
+
+# --- archives -----------------------------------------------------------------------------
+
+def _zip(path: Path, members: list[tuple[str, bytes, int]]) -> Path:
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data, mode in members:
+            info = zipfile.ZipInfo(name)
+            info.external_attr = mode << 16
+            zf.writestr(info, data)
+    return path
+
+
+def test_zip_with_one_top_folder_and_a_folder_holding_only_an_archive(tmp_path):
+    folder = tmp_path / "handin"
+    folder.mkdir()
+    _zip(folder / "Project.zip", [("Project/src/Reversi.java", b"class Reversi {}", 0o100644),
+                                  ("__MACOSX/Project/._Reversi.java", b"junk", 0o100644)])
+    sub = intake.open_submission(folder)
+    try:
+        assert not sub.problem and sub.files == ["src/Reversi.java"]
+        assert sub.root.name == "Project" and "unpacked Project.zip" in sub.notes
+    finally:
+        intake.close(sub)
+    assert not Path(sub.temp).exists()
+
+
+def test_malicious_zip_members_are_skipped(tmp_path):
+    archive = _zip(tmp_path / "evil.zip", [
+        ("../escaped.txt", b"out", 0o100644),
+        ("/tmp/absolute.txt", b"abs", 0o100644),
+        ("link.h", b"/etc/passwd", 0o120777),
+        ("ok/Reversi.java", b"class Reversi {}", 0o100644),
+    ])
+    sub = intake.open_submission(archive)
+    try:
+        assert not sub.problem and sub.files == ["Reversi.java"]  # ok/ is the single top folder
+        assert "../escaped.txt: a path that leaves the archive's folder, skipped" in sub.notes
+        assert "/tmp/absolute.txt: an absolute path, skipped" in sub.notes
+        assert "link.h: a symbolic link, skipped" in sub.notes
+        assert not (tmp_path / "escaped.txt").exists() and not Path("/tmp/absolute.txt").exists()
+    finally:
+        intake.close(sub)
+
+
+def test_malicious_tar_members_are_skipped(tmp_path):
+    archive = tmp_path / "evil.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        def add(name, kind=tarfile.REGTYPE, data=b"", link=""):
+            info = tarfile.TarInfo(name)
+            info.type, info.size, info.linkname, info.mode = kind, len(data), link, 0o644
+            tar.addfile(info, io.BytesIO(data) if data else None)
+        add("Reversi.java", data=b"class Reversi {}")
+        add("../up.txt", data=b"x")
+        add("/abs.txt", data=b"x")
+        add("env.h", tarfile.SYMTYPE, link="/proc/self/environ")
+        add("hard.h", tarfile.LNKTYPE, link="Reversi.java")
+        add("tty", tarfile.CHRTYPE)
+    sub = intake.open_submission(archive)
+    try:
+        assert not sub.problem and sub.files == ["Reversi.java"]
+        assert "../up.txt: a path that leaves the archive's folder, skipped" in sub.notes
+        assert "/abs.txt: an absolute path, skipped" in sub.notes
+        assert {"env.h: a link, skipped", "hard.h: a link, skipped", "tty: a device or FIFO, skipped"} <= set(sub.notes)
+        assert not (tmp_path / "up.txt").exists()
+    finally:
+        intake.close(sub)
+
+
+def test_archive_caps_are_reasons(tmp_path):
+    big = tmp_path / "big.zip"
+    with zipfile.ZipFile(big, "w", zipfile.ZIP_DEFLATED) as zf:  # compresses to a few tens of KB
+        zf.writestr("zeros.bin", b"\0" * (intake.MAX_BYTES + 1))
+    sub = intake.open_submission(big)
+    intake.close(sub)
+    assert sub.problem == "the archive big.zip unpacks to more than 50 MB"
+    assert not Path(sub.temp).exists()
+
+    many = _zip(tmp_path / "many.zip", [(f"f{i}.txt", b"", 0o100644) for i in range(intake.MAX_ENTRIES + 1)])
+    sub = intake.open_submission(many)
+    intake.close(sub)
+    assert sub.problem == f"the archive many.zip holds more than {intake.MAX_ENTRIES} members"
+
+    deep = _zip(tmp_path / "deep.zip", [("/".join(["d"] * (intake.MAX_DEPTH + 1)) + "/x.java", b"", 0o100644)])
+    sub = intake.open_submission(deep)
+    intake.close(sub)
+    assert sub.problem == f"the archive nests folders more than {intake.MAX_DEPTH} deep"
+
+    broken = tmp_path / "broken.tgz"
+    broken.write_bytes(b"not a tar at all")
+    sub = intake.open_submission(broken)
+    intake.close(sub)
+    assert sub.problem.startswith("broken.tgz is not a readable archive")
+
+
+def test_members_adding_up_past_the_cap(tmp_path):
+    members = [(f"part{i}.bin", b"\0" * (intake.MAX_BYTES // 4), 0o100644) for i in range(5)]
+    sub = intake.open_submission(_zip(tmp_path / "parts.zip", members))
+    intake.close(sub)
+    assert sub.problem == "the archive parts.zip unpacks to more than 50 MB"
