@@ -2,7 +2,7 @@
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness import schema, yamlfile
+from harness import paths, schema, yamlfile
 from harness.errors import InputError
 from harness.spec import Spec
 
@@ -75,7 +75,7 @@ def load_case(path: Path, spec: Spec) -> Case:
 
 
 def case_files(spec: Spec) -> list[Path]:
-    folder = spec.folder.parent.parent / "cases" / spec.game
+    folder = paths.cases_dir(spec.folder, spec.game)
     return sorted(folder.glob("*.yaml"))
 
 

@@ -5,9 +5,12 @@ Exit codes: 0 all passed / done, 1 some case failed, 2 usage or input error.
 import argparse
 from concurrent.futures import ThreadPoolExecutor
 import os
+import signal
+import subprocess
 import sys
 from pathlib import Path
 
+from harness import arguments, config
 from harness import build as builder
 from harness import cases as caseload
 from harness import grading, regen, runner, scoring, spec as specs, yamlfile
@@ -16,12 +19,11 @@ from harness.errors import InputError
 from harness.inputs import TerminalInputs
 from harness.reports import exports, files, model, terminal
 
-EPILOG = (f"GAME is one of: {', '.join(specs.games()) or '(no specs found)'}; "
-          "GAME:MILESTONE grades one milestone of a game that has several.")
+EPILOG = arguments.epilog()
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="harness", description=__doc__.splitlines()[0], epilog=EPILOG)
+    parser = arguments.Parser(prog="harness", description=__doc__.splitlines()[0], epilog=EPILOG)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("play", help="play the reference game in this terminal", epilog=EPILOG)
@@ -30,30 +32,32 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("record", help="play the reference; the session becomes a case", epilog=EPILOG)
     p.add_argument("game")
-    p.add_argument("-o", "--output", required=True, type=Path, help="the case file to write (cases/GAME/NAME.yaml)")
+    p.add_argument("-o", "--output", required=True, type=arguments.case_file,
+                   help="the case file to write (cases/GAME/NAME.yaml)")
+    p.add_argument("--force", action="store_true", help="overwrite the case file if it exists")
     p.add_argument("--rubric", help="rubric item the case scores (default: the milestone's first graded item)")
     p.add_argument("--description", default="Recorded session")
-    p.add_argument("--points", type=float, default=1)
-    p.add_argument("--seed", type=int)
+    p.add_argument("--points", type=arguments.points, default=1)
+    p.add_argument("--seed", type=arguments.seed)
     p.add_argument("--target", help="target to record for (default: the first)")
     p.add_argument("args", nargs="*", help="the game's own command-line arguments")
 
     p = sub.add_parser("run", help="run cases against a program and show the results", epilog=EPILOG)
     p.add_argument("game")
-    p.add_argument("program", type=Path, help="a submission folder or source file, or an executable to run as is")
+    p.add_argument("program", type=arguments.existing_path, help="a submission folder or source file, or an executable to run as is")
     p.add_argument("-k", dest="select", help="only cases whose name contains this text")
     p.add_argument("-v", "--verbose", action="store_true", help="show the first divergent turn of each failure")
 
     p = sub.add_parser("grade", help="build, run every case, score and write reports", epilog=EPILOG)
     p.add_argument("game")
-    p.add_argument("submissions", nargs="+", type=Path, help="submission folders (or single source files)")
-    p.add_argument("-o", "--output", type=Path, default=Path("reports"), help="report folder (default: reports/)")
+    p.add_argument("submissions", nargs="+", type=arguments.existing_path, help="submission folders (or single source files)")
+    p.add_argument("-o", "--output", type=arguments.report_folder, default="reports", help="report folder (default: reports/)")
     p.add_argument("-k", dest="select", help="only cases whose name contains this text")
 
     p = sub.add_parser("check", help="a student's self-check on the public cases", epilog=EPILOG)
     p.add_argument("game")
-    p.add_argument("submission", type=Path)
-    p.add_argument("-o", "--output", type=Path, default=Path("reports"), help="where the HTML report goes")
+    p.add_argument("submission", type=arguments.existing_path)
+    p.add_argument("-o", "--output", type=arguments.report_folder, default="reports", help="where the HTML report goes")
 
     p = sub.add_parser("regen", help="rewrite expected transcripts from the reference", epilog=EPILOG)
     p.add_argument("targets", nargs="*", help="games and/or case files (default: every game)")
@@ -62,14 +66,18 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
-    parser = _parser()
-    args = parser.parse_args(argv)
     try:
+        args = _parser().parse_args(argv)
+    except SystemExit as done:  # --help, or a misuse already said on one line
+        return done.code if isinstance(done.code, int) else 2
+    try:
+        config.load()  # a bad HARNESS_* setting stops everything before it starts
         return COMMANDS[args.command](args)
     except InputError as problem:
         print(f"harness: {problem}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        print("\nharness: interrupted", file=sys.stderr)
         return 130
 
 
@@ -78,8 +86,20 @@ def main(argv=None) -> int:
 def cmd_play(args) -> int:
     spec, milestone = specs.parse_game(args.game)
     command = spec.reference_command(milestone, next(iter(spec.targets)), [a for a in args.args if a != "--"])
-    os.environ["PYTHONPATH"] = reference_env(os.getcwd())["PYTHONPATH"]
-    os.execvp(command[0], command)
+    env = dict(os.environ, PYTHONPATH=reference_env(os.getcwd())["PYTHONPATH"])
+    # The game starts with Ctrl-C ignored (Python keeps an inherited SIG_IGN), so only the
+    # harness answers it: the game is killed and one line said, no traceback from either.
+    child = None
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        child = subprocess.Popen(command, env=env)
+        signal.signal(signal.SIGINT, previous)
+        return 0 if child.wait() == 0 else 1
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if child is not None and child.poll() is None:
+            child.kill()
+            child.wait()
 
 
 def cmd_record(args) -> int:
@@ -91,6 +111,8 @@ def cmd_record(args) -> int:
     rubric = args.rubric or items[0].id
     if rubric not in {i.id for i in items}:
         raise InputError(f"--rubric {rubric!r} is not a graded item of {args.game}; use one of: {', '.join(i.id for i in items)}")
+    if args.output.exists() and not args.force:
+        raise InputError(f"{args.output} exists; pass --force to overwrite it, or give another name")
     extra = ["--seed", str(args.seed)] if args.seed is not None else []
     command = spec.reference_command(milestone, target, list(args.args) + extra)
     print(f"Recording {spec.title}: play; end the game or press Ctrl-D to stop.", file=sys.stderr)
@@ -110,8 +132,14 @@ def cmd_record(args) -> int:
         case["seed"] = args.seed
     case["inputs"] = [e["in"] for e in run.events if "in" in e]
     case["expect"] = {"exit": run.end, "transcript": run.events}
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(yamlfile.dump(case), encoding="utf-8")
+    try:
+        args.output.parent.mkdir(parents=True, exist_ok=True)
+        with open(args.output, "w" if args.force else "x", encoding="utf-8") as handle:
+            handle.write(yamlfile.dump(case))
+    except FileExistsError:
+        raise InputError(f"{args.output} appeared while you played; pass --force to overwrite it")
+    except OSError as problem:
+        raise InputError(f"cannot write {args.output} ({problem.strerror or problem}); choose another place")
     print(f"\nwrote {args.output} ({len(case['inputs'])} inputs, ended: {run.end})", file=sys.stderr)
     return 0
 

@@ -1,7 +1,8 @@
 """The environment every child process gets, built from scratch so runs are the same anywhere."""
 import os
 import tempfile
-from pathlib import Path
+
+from harness import paths
 
 # Nothing else is inherited: PYTHONUNBUFFERED, JAVA_TOOL_OPTIONS and friends change how
 # programs behave or what they print, and differ between machines.
@@ -26,8 +27,7 @@ def child_env(home: str, extra: dict | None = None) -> dict:
 
 def reference_env(home: str) -> dict:
     """The references are the `reference` package that ships beside the harness."""
-    import reference
-    return child_env(home, {"PYTHONPATH": str(Path(reference.__file__).resolve().parent.parent),
+    return child_env(home, {"PYTHONPATH": str(paths.install_root()),
                             "PYTHONDONTWRITEBYTECODE": "1"})
 
 

@@ -19,6 +19,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from harness import config
+
 _WARM_UP = r"""
 import java.util.*;
 public class Warm {
@@ -91,7 +93,7 @@ class _Archive:
 
 
 def _find_or_make(env: dict) -> list[str]:
-    if os.environ.get("HARNESS_NO_CDS"):
+    if config.load().no_cds:
         return []
     try:
         identity = _java_identity()

@@ -1,6 +1,7 @@
 """A game's spec: its reference, milestones, build targets, rubric and defaults."""
 import re
 import shlex
+import string
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -99,7 +100,7 @@ def parse_game(name: str, root: Path | None = None) -> tuple["Spec", str | None]
 def load(game: str, root: Path | None = None) -> Spec:
     root = root or project_root()
     path = root / "specs" / game / "spec.yaml"
-    if not path.is_file():
+    if game not in games(root):  # a name, never a path: "../x" or "/etc" find nothing
         known = ", ".join(games(root)) or "none found"
         raise InputError(f"unknown game {game!r}; games: {known} (looked in {root / 'specs'})")
     doc = yamlfile.load(path)
@@ -125,6 +126,63 @@ def load(game: str, root: Path | None = None) -> Spec:
     return spec
 
 
+# The placeholders of build and run templates; those holding several words stand alone.
+PLACEHOLDERS = ("src", "out", "main", "sources", "args", "python", "jvm")
+_LIST_PLACEHOLDERS = ("sources", "args", "jvm")
+
+
+def _check_regex(doc: yamlfile.Document, keys: list, pattern: str) -> None:
+    try:
+        re.compile(pattern)
+    except (re.error, RecursionError, OverflowError, ValueError) as problem:
+        raise InputError(f"{'.'.join(map(str, keys))} is not a valid regular expression: {problem}; fix the pattern",
+                         doc.path, doc.line_of(keys))
+
+
+def _check_template(doc: yamlfile.Document, keys: list, template: str, allowed) -> None:
+    """A command template must split into words (shlex) and name only known placeholders."""
+    where = ".".join(map(str, keys))
+    line = doc.line_of(keys)
+    try:
+        words = shlex.split(template)
+    except ValueError as problem:
+        raise InputError(f"{where} cannot be split into words ({problem}); balance its quotes", doc.path, line)
+    if not words:
+        raise InputError(f"{where} is empty; give a command", doc.path, line)
+    known = ", ".join("{" + name + "}" for name in allowed)
+    for word in words:
+        try:
+            fields = [(name, spec_, conversion) for _, name, spec_, conversion in string.Formatter().parse(word)
+                      if name is not None]
+        except ValueError as problem:
+            raise InputError(f"{where}: {word!r} is not a template ({problem}); write a literal brace as {{{{ or }}}}",
+                             doc.path, line)
+        for name, spec_, conversion in fields:
+            if name not in allowed or spec_ or conversion:
+                raise InputError(f"{where} uses {{{name}{'!' + conversion if conversion else ''}"
+                                 f"{':' + spec_ if spec_ else ''}}}, which is not a placeholder; use {known}",
+                                 doc.path, line)
+            if name in _LIST_PLACEHOLDERS and word != "{" + name + "}":
+                raise InputError(f"{where}: {{{name}}} stands for several words, so it must be a word of its own, "
+                                 f"not part of {word!r}", doc.path, line)
+
+
+def _check_language(doc: yamlfile.Document, keys: list, lang: Language) -> None:
+    """File names stay inside the submission and support folders; patterns and templates work."""
+    for field_ in ("files", "support", "optional", "compile"):
+        for index, name in enumerate(getattr(lang, field_) or []):
+            parts = name.replace("\\", "/").split("/")
+            if not name or name.startswith("/") or ".." in parts or name in (".", "./"):
+                raise InputError(f"{field_}: {name!r} must be a relative path inside the folder, without '..' "
+                                 "(e.g. Game.java or src/Game.java)", doc.path, doc.line_of([*keys, field_, index]))
+    for index, check in enumerate(lang.source_checks):
+        _check_regex(doc, [*keys, "source_checks", index, "pattern"], check["pattern"])
+    for index, step in enumerate(lang.build or []):
+        _check_template(doc, [*keys, "build", index], step, PLACEHOLDERS)
+    if lang.run is not None:
+        _check_template(doc, [*keys, "run"], lang.run, PLACEHOLDERS)
+
+
 def _check_references(spec: Spec) -> None:
     doc = spec.document
     ids = [item.id for item in spec.rubric]
@@ -134,12 +192,9 @@ def _check_references(spec: Spec) -> None:
         if item.milestone is not None and item.milestone not in spec.milestones:
             raise InputError(f"rubric item {item.id!r} names milestone {item.milestone!r}, which is not under milestones:",
                              doc.path, doc.line_of(["rubric", index, "milestone"]))
+    _check_template(doc, ["reference"], spec.reference, {"python"})
     if spec.random_start:
-        try:
-            re.compile(spec.random_start["capture"])
-        except re.error as problem:
-            raise InputError(f"random_start.capture is not a valid regular expression: {problem}",
-                             doc.path, doc.line_of(["random_start", "capture"]))
+        _check_regex(doc, ["random_start", "capture"], spec.random_start["capture"])
         for index, target in enumerate(spec.random_start.get("targets", [])):
             if target not in spec.targets:
                 raise InputError(f"random_start.targets names {target!r}, which is not a target",
@@ -149,6 +204,7 @@ def _check_references(spec: Spec) -> None:
                              doc.path, doc.line_of(["random_start", "rubric"]))
     for tid, target in spec.targets.items():
         for lang in target.languages.values():
+            _check_language(doc, ["targets", tid, "languages", lang.name], lang)
             for name in lang.support + lang.optional:
                 if not (spec.support_dir / name).is_file():
                     raise InputError(f"support file {name!r} of target {tid} is missing from {spec.support_dir}",

@@ -1,0 +1,86 @@
+"""Command-line argument types and parser: a misuse is one line and exit 2, never a traceback.
+
+argparse calls these types while parsing, so a missing submission, a report folder that is
+a file, or a seed Java cannot hold is refused before anything is built or run.
+"""
+import argparse
+import math
+import sys
+from pathlib import Path
+
+from harness.errors import InputError, one_line
+
+MAX_POINTS = 1_000_000
+JAVA_LONG = (-(1 << 63), (1 << 63) - 1)  # seeds reach Java programs as a long
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with its errors said on one line (usage stays behind --help)."""
+
+    def error(self, message):
+        command = self.prog.partition(" ")[2]
+        print(one_line(f"harness: {command + ': ' if command else ''}{message}; see `{self.prog} --help`"),
+              file=sys.stderr)
+        sys.exit(2)
+
+
+def epilog() -> str:
+    """The help text's list of games; a broken HARNESS_ROOT shows in it rather than crashing --help."""
+    from harness import spec as specs
+    try:
+        games = ", ".join(specs.games()) or "(no specs found)"
+    except InputError as problem:
+        games = f"(none: {problem})"
+    return f"GAME is one of: {games}; GAME:MILESTONE grades one milestone of a game that has several."
+
+
+def _path(text: str) -> Path:
+    if not text or "\0" in text:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a path")
+    return Path(text)
+
+
+def existing_path(text: str) -> Path:
+    """A submission: a folder, a file or an archive that is there."""
+    path = _path(text)
+    if not path.exists():
+        raise argparse.ArgumentTypeError(f"no such file or folder: {text}")
+    return path
+
+
+def report_folder(text: str) -> Path:
+    """Where reports go: a folder, made if missing; never an existing file."""
+    path = _path(text)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a file, not a folder; give a folder for the reports")
+    return path
+
+
+def case_file(text: str) -> Path:
+    """A case to write: a .yaml file name (an existing one needs --force)."""
+    path = _path(text)
+    if path.suffix not in (".yaml", ".yml"):
+        raise argparse.ArgumentTypeError(f"{text} does not end in .yaml; cases are cases/GAME/NAME.yaml")
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a folder; give a file name such as cases/GAME/NAME.yaml")
+    return path
+
+
+def points(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and 0 < value <= MAX_POINTS):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a weight; give a number above 0 and at most {MAX_POINTS}")
+    return value
+
+
+def seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value is None or not JAVA_LONG[0] <= value <= JAVA_LONG[1]:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a seed; give a whole number that fits in a Java long")
+    return value
