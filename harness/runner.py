@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 
 import pexpect
 
-from harness import procwait
+from harness import cgroups, procwait
+from harness.limits import confine
 
 _PR_SET_CHILD_SUBREAPER = 36
 # After output or a typed line, look at the program again almost at once, then back off to
@@ -33,6 +34,8 @@ class Limits:
     run_seconds: float = 30.0
     output_bytes: int = 1_000_000
     quiet_seconds: float = 1.0  # silence and no CPU use: type the next line even if no read() is seen
+    memory_bytes: int = 1 << 30  # all the program's processes together (per process where no cgroup can be made)
+    tasks: int = 256  # processes and threads at once (a JVM alone starts a few dozen threads)
 
     @classmethod
     def merged(cls, *overrides: dict | None) -> "Limits":
@@ -88,19 +91,20 @@ def _own_children() -> set[int]:
 
 
 def _child_setup(limits: Limits):
-    """Runs in the child before exec: plain line ends and resource limits."""
+    """Runs in the child before exec: plain line ends, a control group bounding the whole tree
+    (or per-process limits where none can be made), and per-process limits that hold anyway."""
     attrs = termios.tcgetattr(1)
     attrs[1] &= ~termios.ONLCR  # keep the program's own bytes: no \n -> \r\n
     termios.tcsetattr(1, termios.TCSANOW, attrs)
-    cpu = math.ceil(limits.run_seconds) + 1
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (16 << 20, 16 << 20))
-    resource.setrlimit(resource.RLIMIT_DATA, (2 << 30, 2 << 30))
+    confine(cgroups.TreeLimits(limits.memory_bytes, limits.tasks), math.ceil(limits.run_seconds) + 1)
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
 
 
-def _kill_everything(child, before: set[int]) -> None:
+def _kill_everything(child, before: set[int]) -> cgroups.Usage | None:
+    """Kill all the run started: its control group at once (however its processes forked or
+    hid), then whatever a tree walk, the process group and our orphans still show. Returns
+    what the group ran into."""
+    usage = cgroups.finish(cgroups.name_for(child.pid))
     for pid in procwait.tree_pids(child.pid) + [child.pid]:
         try:
             os.kill(pid, signal.SIGKILL)
@@ -116,6 +120,7 @@ def _kill_everything(child, before: set[int]) -> None:
             os.waitpid(pid, 0)
         except OSError:
             pass
+    return usage
 
 
 def _decode(data: bytes, notes: list[str], turn: int) -> str:

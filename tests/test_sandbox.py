@@ -60,5 +60,5 @@ def test_a_crash_by_signal_is_still_a_signal_in_the_sandbox(tmp_path):
     case = caseload.load_all(spec, milestone, "ms1-prompts")[0]
     built = builder.build(submission, spec, "game")
     result = grading.run_case(spec, case, built)
-    assert result.actual_end == "signal SIGSEGV"
+    assert str(result.actual_end) == "signal SIGSEGV"
     builder.cleanup(built)

@@ -1,0 +1,59 @@
+"""A program's output made harmless to show and bounded in size.
+
+A submission's output reaches the grader's terminal and the reports. Raw, a control character
+can clear the screen, move the cursor and print a fake score over the real one; a bidi
+override (U+202E) can reverse what a line seems to say; a flood can make a report too big to
+open. `visible` shows each such character as a visible mark instead, and `cap` keeps the
+start and the end of a long text and says how much was cut.
+"""
+import unicodedata
+
+_KEPT = frozenset("\n\t")
+# Unicode "format" characters that reorder or hide text; shown as ⟨U+XXXX⟩.
+_BIDI = frozenset(
+    [chr(c) for c in range(0x202A, 0x202F)]  # embeddings and overrides
+    + [chr(c) for c in range(0x2066, 0x206A)]  # isolates
+    + ["\u200e", "\u200f", "\u061c", "\ufeff"]  # marks, byte-order mark
+)
+
+
+def _shown(char: str) -> str:
+    code = ord(char)
+    if code == 0x1B:
+        return "\u241b"  # ␛
+    if code < 0x20:
+        return chr(0x2400 + code)  # control pictures: ␀ … ␟
+    if code == 0x7F:
+        return "\u2421"  # ␡
+    return f"\u27e8U+{code:04X}\u27e9"
+
+
+def _harmful(char: str) -> bool:
+    if char in _KEPT:
+        return False
+    code = ord(char)
+    if code < 0x20 or 0x7F <= code <= 0x9F or char in _BIDI:
+        return True
+    return unicodedata.category(char) in ("Cf", "Zl", "Zp")  # other invisible formatting, line separators
+
+
+def visible(text: str) -> str:
+    """`text` with every control, bidi and format character (except newline and tab) shown as
+    a visible mark: ESC as ␛, other C0 characters as their control pictures (␀ ␇ ␍ …), DEL as
+    ␡, the rest as ⟨U+202E⟩."""
+    if text.isascii() and text.isprintable():
+        return text
+    return "".join(_shown(c) if _harmful(c) else c for c in text)
+
+
+def cap(text: str, limit: int) -> str:
+    """`text` if it has at most `limit` characters; else its first and last parts, about
+    `limit` characters in all, with `… [N characters cut] …` where the middle was."""
+    if limit < 0:
+        raise ValueError(f"limit must be 0 or more, not {limit}")
+    if len(text) <= limit:
+        return text
+    head = (limit + 1) // 2
+    tail = limit - head
+    cut = len(text) - head - tail
+    return f"{text[:head]}… [{cut:,} characters cut] …{text[len(text) - tail:]}"
