@@ -4,7 +4,8 @@ from pathlib import Path
 
 from harness import paths, schema, yamlfile
 from harness.errors import InputError
-from harness.spec import Spec
+from harness.outcome import End
+from harness.spec import Spec, check_policy
 
 
 @dataclass
@@ -25,7 +26,19 @@ class Case:
     limits: dict
     expect: dict | None
     data: dict = field(repr=False)
-    document: yamlfile.Document = field(repr=False)
+    document: yamlfile.Document | None = field(repr=False)
+
+    def __getstate__(self):
+        """A case travels to a worker whole (its expected transcript included), without its YAML node tree."""
+        return {**self.__dict__, "document": None}
+
+    @property
+    def expected_end(self) -> End:
+        return End.parse(self.expect["exit"])
+
+    @property
+    def expected_events(self) -> list[dict]:
+        return self.expect["transcript"]
 
     @property
     def strategy(self) -> dict | None:
@@ -62,6 +75,7 @@ def load_case(path: Path, spec: Spec) -> Case:
     if not items[rubric].graded:
         raise InputError(f"rubric item {rubric!r} is marked graded: false (graded by a person); pick another item",
                          path, doc.line_of(["rubric"]))
+    check_policy(doc, ["compare"], data.get("compare"))
     if isinstance(data["inputs"], dict) and not spec.random_start_for(target):
         raise InputError(f"inputs given as a strategy, but target {target} has no random start: list the lines instead",
                          path, doc.line_of(["inputs"]))

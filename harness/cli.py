@@ -3,21 +3,23 @@
 Exit codes: 0 all passed / done, 1 some case failed, 2 usage or input error.
 """
 import argparse
-from concurrent.futures import ThreadPoolExecutor
 import os
 import signal
 import subprocess
+import re
 import sys
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 from harness import arguments, config
 from harness import build as builder
 from harness import cases as caseload
-from harness import grading, regen, runner, scoring, spec as specs, yamlfile
+from harness import grading, regen, runner, sandbox, spec as specs, yamlfile
 from harness.environment import Workdir, reference_env
 from harness.errors import InputError
 from harness.inputs import TerminalInputs
-from harness.reports import exports, files, model, terminal
+from harness.reports import exports, files, terminal
+from harness.safe_text import visible
 
 EPILOG = arguments.epilog()
 
@@ -53,6 +55,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("submissions", nargs="+", type=arguments.existing_path, help="submission folders (or single source files)")
     p.add_argument("-o", "--output", type=arguments.report_folder, default="reports", help="report folder (default: reports/)")
     p.add_argument("-k", dest="select", help="only cases whose name contains this text")
+    p.add_argument("-v", "--verbose", action="store_true", help="the full summary of every submission, not one line each")
+    p.add_argument("--no-sandbox", action="store_true",
+                   help="run submissions without bubblewrap (only for programs you trust)")
 
     p = sub.add_parser("check", help="a student's self-check on the public cases", epilog=EPILOG)
     p.add_argument("game")
@@ -131,7 +136,7 @@ def cmd_record(args) -> int:
     if args.seed is not None:
         case["seed"] = args.seed
     case["inputs"] = [e["in"] for e in run.events if "in" in e]
-    case["expect"] = {"exit": run.end, "transcript": run.events}
+    case["expect"] = {"exit": run.end.value, "transcript": run.events}
     try:
         args.output.parent.mkdir(parents=True, exist_ok=True)
         with open(args.output, "w" if args.force else "x", encoding="utf-8") as handle:
@@ -140,7 +145,7 @@ def cmd_record(args) -> int:
         raise InputError(f"{args.output} appeared while you played; pass --force to overwrite it")
     except OSError as problem:
         raise InputError(f"cannot write {args.output} ({problem.strerror or problem}); choose another place")
-    print(f"\nwrote {args.output} ({len(case['inputs'])} inputs, ended: {run.end})", file=sys.stderr)
+    print(f"\nwrote {args.output} ({len(case['inputs'])} inputs, ended: {run.end.label()})", file=sys.stderr)
     return 0
 
 
@@ -153,47 +158,102 @@ def _load_cases(spec, milestone, select=None, public_only=False):
     return found
 
 
-def _grade_one(spec, milestone, found, submission: Path, builds=None):
+def _grade_one(spec, milestone, found, submission: Path, builds=None, grader=None):
     if not submission.exists():
         raise InputError(f"no such file or folder: {submission}")
-    result = grading.grade(spec, milestone, found, submission, builds)
-    score = scoring.score(spec, spec.items(milestone), result.cases)
-    return model.submission_data(result, score, spec.title)
+    if grader is None:
+        return grading.grade(spec, milestone, found, submission, builds)
+    return grader.grade(spec, milestone, found, submission, builds)
+
+
+def _require_sandbox(allow_unconfined: bool) -> None:
+    """Grading runs other people's programs: never unconfined unless asked for."""
+    if allow_unconfined or sandbox.available():
+        return
+    raise InputError("bubblewrap is not installed, so submissions cannot be sandboxed: install it "
+                     "(apt-get install bubblewrap) or pass --no-sandbox to run them unconfined")
+
+
+def report_names(submissions: list[Path]) -> list[str]:
+    """A folder name per submission, unique, safe, and never one of the class-level files."""
+    names, seen = [], set()
+    for submission in submissions:
+        base = re.sub(r"[^A-Za-z0-9._-]+", "_", grading.submission_name(submission))[:80].strip("._") or "submission"
+        if base in RESERVED_NAMES:
+            base = f"submission-{base}"
+        name, n = base, 1
+        while name.lower() in seen:
+            n += 1
+            name = f"{base}-{n}"
+        seen.add(name.lower())
+        names.append(name)
+    return names
+
+
+RESERVED_NAMES = {"gradebook.csv", "index.html", "summary.json"}
+
+
+def _summary_line(result, path: Path) -> str:
+    return (f"{result.percent:6.1f} %  {result.status:<13} {result.passed}/{result.total} cases  "
+            f"{visible(result.name)}  ({path})")
 
 
 def cmd_grade(args) -> int:
     spec, milestone = specs.parse_game(args.game)
     found = _load_cases(spec, milestone, args.select)
-    for submission in args.submissions:
-        if not submission.exists():
-            raise InputError(f"no such file or folder: {submission}")
-    rows = []
-    # Submissions are built side by side (compilers are separate processes); their cases
-    # share one pool of workers, so a class keeps every core busy.
-    with ThreadPoolExecutor(max_workers=grading.workers()) as builders:
-        pending = [builders.submit(_grade_one, spec, milestone, found, s) for s in args.submissions]
-    for submission, future in zip(args.submissions, pending):
-        data = future.result()
-        name = submission.resolve().name if submission.is_dir() else submission.stem
-        paths = files.write(data, args.output / name)
-        terminal.render(data)
-        print(f"  report: {paths['html']}\n")
-        rows.append(data)
-    gradebook = args.output / "gradebook.csv"
-    exports.gradebook(rows, gradebook)
-    print(f"gradebook: {gradebook} ({len(rows)} submission{'s' if len(rows) != 1 else ''})")
-    return 0 if all(d["passed"] == d["total"] for d in rows) else 1
+    _require_sandbox(args.no_sandbox)
+    if args.output.exists() and not args.output.is_dir():
+        raise InputError(f"-o {args.output}: that is a file; give a folder for the reports")
+    missing = [s for s in args.submissions if not s.exists()]
+    for submission in missing:
+        print(f"harness: no such file or folder: {submission} (skipped)", file=sys.stderr)
+    submissions = [s for s in args.submissions if s.exists()]
+    names = report_names(submissions)
+    results, single = [], len(submissions) == 1
+    # Submissions are built side by side (compilers are separate processes); their cases share
+    # one pool of workers, so a class keeps every core busy. Each report is written as soon as
+    # its submission is graded.
+    with grading.Grader() as grader, ThreadPoolExecutor(max_workers=grader.jobs) as builders:
+        pending = {builders.submit(grader.grade, spec, milestone, found, s, None, n): n
+                   for s, n in zip(submissions, names)}
+        try:
+            for future in as_completed(pending):
+                result = future.result()
+                paths = files.write(result, args.output / result.name)
+                if single or args.verbose:
+                    terminal.render(result)
+                    print(f"  report: {paths['html']}\n")
+                else:
+                    print(_summary_line(result, paths["html"]), flush=True)
+                results.append(result)
+        except KeyboardInterrupt:
+            for future in pending:
+                future.cancel()
+            print(f"\ninterrupted: {len(results)} of {len(submissions)} graded", file=sys.stderr)
+            _write_gradebook(results, names, args.output)
+            raise
+    _write_gradebook(results, names, args.output)
+    return 0 if results and all(r.all_passed for r in results) and not missing else 1
+
+
+def _write_gradebook(results, names, folder: Path) -> None:
+    order = {name: index for index, name in enumerate(names)}
+    results = sorted(results, key=lambda r: order.get(r.name, len(order)))
+    folder.mkdir(parents=True, exist_ok=True)
+    gradebook = folder / "gradebook.csv"
+    exports.gradebook(results, gradebook)
+    print(f"gradebook: {gradebook} ({len(results)} submission{'s' if len(results) != 1 else ''})")
 
 
 def cmd_check(args) -> int:
     spec, milestone = specs.parse_game(args.game)
     found = _load_cases(spec, milestone, public_only=True)
-    data = _grade_one(spec, milestone, found, args.submission)
-    terminal.render(data)
-    _explain_first_failure(data)
-    paths = files.write(data, args.output / f"check-{spec.game}")
+    result = _grade_one(spec, milestone, found, args.submission)
+    terminal.render(result)
+    terminal.explain_failures(result)
+    paths = files.write(result, args.output / f"check-{spec.game}")
     print(f"  full report: {paths['html']}")
-    return 0 if data["passed"] == data["total"] else 1
+    return 0 if result.all_passed else 1
 
 
 def cmd_run(args) -> int:
@@ -208,27 +268,11 @@ def cmd_run(args) -> int:
         if not found:
             raise InputError(f"no cases of target {target} selected for a ready program")
         builds = {target: builder.Build(target, "program", True, run=[str(program.resolve()), "{args}"])}
-    data = _grade_one(spec, milestone, found, program, builds)
-    terminal.render(data)
+    result = _grade_one(spec, milestone, found, program, builds)
+    terminal.render(result)
     if args.verbose:
-        _explain_first_failure(data, every=True)
-    return 0 if data["passed"] == data["total"] else 1
-
-
-def _explain_first_failure(data: dict, every: bool = False) -> None:
-    """The first divergent turn of a failing case, expected above actual, in the terminal."""
-    for case in data["cases"]:
-        if case["status"] != "failed" or case["first_divergence"] is None:
-            continue
-        turn = case["turns"][case["first_divergence"]]
-        print(f"\n  {case['name']}: first difference in turn {turn['index']}"
-              + (f" (after typing {turn['typed']!r})" if turn["typed"] is not None else ""))
-        for label, text in (("expected", turn["expected"]), ("got", turn["actual"])):
-            print(f"  --- {label}:")
-            for line in (text if text is not None else "(nothing)").split("\n"):
-                print(f"    {line}" + ("·" if line.endswith(" ") else ""))
-        if not every:
-            return
+        terminal.explain_failures(result, every=True)
+    return 0 if result.all_passed else 1
 
 
 def cmd_regen(args) -> int:

@@ -1,55 +1,43 @@
-"""Grade one submission: build each target, run every case, compare, and collect results.
+"""Grade one submission: build each target, run every case, judge, and score.
 
-Cases run in a pool of worker processes (cores + 1: the measured sweet spot for JVMs on a
-small machine). A case whose program drew a random start is compared with the reference
-re-run from that same start, so a random board can be graded.
+Running a case is three steps: run the program; get the expected transcript for this run
+(the case's own, or the reference re-run from the random start the program drew); judge the
+two under the case's comparison policy. Cases run in a pool of worker processes that get
+each case whole (spec, case and build travel to the worker); an exception in one case becomes
+that case's "harness error", never the batch's end.
 """
+import importlib
 import multiprocessing
-import os
+import traceback
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from harness import build as builder
-from harness import compare, runner, sandbox
-from harness.cases import Case, load_case
+from harness import compare, runner, sandbox, scoring
+from harness.cases import Case
 from harness.environment import Workdir, child_env, reference_env
-from harness.starts import StartProblem, StrategyInputs, expected_from_start
-from harness.spec import Spec, load
+from harness.outcome import End
+from harness.results import FAILED, HARNESS_ERROR, PASSED, UNGRADABLE, BuildSummary, CaseResult, SubmissionResult
+from harness.spec import Spec
+from harness.starts import MISSING, RULES, UNPLAYABLE, Rerun, StartProblem, StrategyInputs, expected_from_start
+
+# Draws a case of a random game may take to get a start it can be graded on. A program whose
+# starts are usable at least half the time gets one within 20 draws but for a chance below one
+# in a million; one that rarely draws a usable start has lost its setup item long before.
+START_DRAWS = 20
 
 
 @dataclass
-class CaseResult:
-    name: str
-    description: str
-    rubric: str
-    points: float
-    visibility: str
-    status: str  # passed | failed | ungradable (the program's own start broke the rules)
-    reason: str = ""  # one line for a person
-    typed: list[str] = field(default_factory=list)
-    expected: list[dict] = field(default_factory=list)
-    expected_end: int | str | None = None
-    actual: list[dict] = field(default_factory=list)
-    actual_end: int | str | None = None
-    detail: str = ""  # how the run ended
-    comparison: compare.Comparison | None = None
-    notes: list[str] = field(default_factory=list)
-    seconds: float = 0.0
-    command: list[str] = field(default_factory=list)
-    runs: int = 0
-    unusable: str | None = None  # "missing" / "rules": the run drew no start that can be graded
-
-    @property
-    def passed(self) -> bool:
-        return self.status == "passed"
+class Expected:
+    events: list[dict]
+    end: End
+    note: str = ""  # how it was obtained, when not the case's own
 
 
-@cache
-def _spec(game: str, root: str) -> Spec:
-    return load(game, Path(root))
-
+# --- one run -------------------------------------------------------------------------
 
 def case_limits(spec: Spec, case: Case) -> runner.Limits:
     return runner.Limits.merged(spec.limits, case.limits)
@@ -64,154 +52,286 @@ def reference_seed_args(spec: Spec, case: Case) -> list[str]:
     """The case's seed; for a random-start target without one, the spec's fixed seed, so the
     reference's own draw (and the expected transcript) is the same every time."""
     random_start = spec.random_start_for(case.target) or {}
-    seed = case.seed if case.seed is not None else random_start.get("seed")
-    return ["--seed", str(seed)] if seed is not None else []
+    return spec.seed_args(case.seed if case.seed is not None else random_start.get("seed"))
+
+
+@cache
+def rewriter(name: str | None):
+    """The spec's `rewrite` function (module:function), or the identity."""
+    if not name:
+        return lambda text: text
+    module, _, function = name.partition(":")
+    return getattr(importlib.import_module(module), function)
 
 
 def make_inputs(spec: Spec, case: Case, home: str):
     if case.strategy is None:
         return runner.FixedInputs(case.prefix)
     reference = spec.reference_command(case.milestone, case.target, case.args)
-    return StrategyInputs(case.prefix, case.strategy, reference, spec.random_start_for(case.target), home)
+    return StrategyInputs(case.prefix, case.strategy, reference, spec.random_start_for(case.target), home,
+                          rewriter(spec.rewrite))
 
 
-def _typed(events) -> list[str]:
-    return [e["in"] for e in events if "in" in e]
+def _seeded(spec: Spec, case: Case) -> bool:
+    """The program is handed the case's seed, so it draws the case's own start on every run."""
+    return case.seed is not None and bool(spec.targets[case.target].seed_args)
 
 
-START_TRIES = 8  # runs a case may take to draw a usable random start
+def _program_args(spec: Spec, case: Case) -> list[str]:
+    seed_args = spec.targets[case.target].seed_args if case.seed is not None else []
+    return case.args + [a.replace("{seed}", str(case.seed)) for a in seed_args]
 
 
-def run_case(spec: Spec, case: Case, build: builder.Build) -> CaseResult:
-    """Run the case (as many times as it asks) and keep the first failing run, or the last."""
-    result = None
-    for attempt in range(case.repeat):
-        result = _run_usable(spec, case, build)
-        result.runs = attempt + 1
-        if result.status != "passed":
-            break
-    return result
+def _run_program(spec: Spec, case: Case, build: builder.Build, home: str, inputs) -> tuple[list[str], runner.RunResult]:
+    command = build.command(_program_args(spec, case))
+    confined = sandbox.wrap(command, writable=[home], readable=[build.src] if build.src else [],
+                            hidden=build.hidden, cwd=home) if build.sandboxed else command
+    run = runner.run(confined, env=child_env(home), cwd=home, inputs=inputs, limits=case_limits(spec, case))
+    if build.sandboxed and run.end.kind == "exit":
+        run.end = End.parse(sandbox.exit_status(run.end.status))
+    return command, run
 
 
-def _run_usable(spec: Spec, case: Case, build: builder.Build) -> CaseResult:
-    """A random game may draw a start that cannot be graded (none printed, or one against the
-    rules); another run draws another. The setup item's own cases take what they get: a bad
-    start is exactly what they look for. A program that never shows a start fails the case;
-    one whose starts break the rules is charged to the setup item."""
-    random_start = spec.random_start_for(case.target)
-    setup = random_start.get("rubric") if random_start else None
-    seeded = case.seed is not None and bool(spec.targets[case.target].seed_args)  # the same start every run
-    tries = START_TRIES if random_start and case.rubric != setup and not seeded else 1
-    against_rules = None
-    for _ in range(tries):
-        result = _run_once(spec, case, build)
-        if result.unusable is None:
-            return result
-        if result.unusable == "rules":
-            against_rules = result
-    if tries > 1:
-        (against_rules or result).notes.append(f"no usable start in {tries} runs")
-    return against_rules or result
+def _rewritten(spec: Spec, events: list[dict]) -> tuple[list[dict], bool]:
+    """The program's output with the handout's alternative renderings read as the reference's."""
+    rewrite = rewriter(spec.rewrite)
+    out = [{"out": rewrite(e["out"])} if "out" in e else e for e in events]
+    return out, out != events
 
 
-def _run_once(spec: Spec, case: Case, build: builder.Build) -> CaseResult:
-    result = CaseResult(case.name, case.description, case.rubric, case.points, case.visibility, "failed")
-    args = case.args + ([a.replace("{seed}", str(case.seed)) for a in spec.targets[case.target].seed_args]
-                        if case.seed is not None else [])
-    result.command = build.command(args)
-    with Workdir() as home:
-        inputs = make_inputs(spec, case, home)
-        confined = sandbox.wrap(result.command, writable=[home], readable=[build.src] if build.src else [],
-                                hidden=build.hidden, cwd=home) if build.sandboxed else result.command
-        run = runner.run(confined, env=child_env(home), cwd=home, inputs=inputs, limits=case_limits(spec, case))
-        if build.sandboxed:
-            run.end = sandbox.exit_status(run.end)
-        result.actual, result.actual_end, result.detail = run.events, run.end, run.detail
-        result.notes, result.seconds = list(run.notes), run.seconds
-        expected, expected_end = case.expect["transcript"], case.expect["exit"]
-        settings = spec.random_start_for(case.target)
-        if settings:
-            def rerun(extra, lines):
-                return run_reference(spec, case, extra, runner.FixedInputs(lines), home)
-            outcome = expected_from_start(settings, expected, run.output(), inputs, rerun)
-            if isinstance(outcome, StartProblem):
-                # a start against the rules is the setup item's failure; no start at all is this case's
-                result.status = "ungradable" if outcome.breaks_rules else "failed"
-                result.unusable = "rules" if outcome.breaks_rules else "missing"
-                result.reason = outcome.reason
-                if not outcome.breaks_rules:
-                    result.reason += f" (it {compare.describe_end(run.end)})"
-                result.typed = _typed(run.events)
-                return result
-            if outcome is not None:
-                expected, expected_end, start = outcome
-                result.notes.append(f"the program drew its own start {start!r}; the expected transcript "
-                                    "is the reference's from that start")
-    result.expected, result.expected_end = expected, expected_end
-    result.typed = _typed(expected)
-    flags = compare.policy(spec.compare, case.compare)
-    comparison = compare.compare(expected, expected_end, run.events, run.end, flags)
-    result.comparison = comparison
-    result.status = "passed" if comparison.passed else "failed"
+def _expected(spec: Spec, case: Case, run: runner.RunResult, events: list[dict], inputs, home: str):
+    """The transcript this run must match: the case's own, or the reference's from the program's start."""
+    settings = spec.random_start_for(case.target)
+    own = Expected(case.expected_events, case.expected_end)
+    if not settings or _seeded(spec, case):
+        return own
+    output = "".join(e.get("out", "") for e in events)
+
+    def rerun(extra, lines):
+        return run_reference(spec, case, extra, runner.FixedInputs(lines), home)
+
+    outcome = expected_from_start(settings, case.expected_events, output, inputs, rerun)
+    if outcome is None or isinstance(outcome, StartProblem):
+        return outcome or own
+    assert isinstance(outcome, Rerun)
+    return Expected(outcome.events, outcome.end,
+                    f"the program drew its own start {outcome.start!r}; the expected transcript is the reference's from that start")
+
+
+def _judge(spec: Spec, case: Case, result: CaseResult, run: runner.RunResult, events: list[dict],
+           expected: Expected) -> CaseResult:
+    result.expected, result.expected_end = expected.events, expected.end
+    result.typed = [e["in"] for e in expected.events if "in" in e]
+    if expected.note:
+        result.notes.append(expected.note)
+    view = compare.View(spec.policy(case.rubric, case.compare), spec.messages)
+    comparison = compare.compare(expected.events, expected.end, events, run.end, view)
+    result.policy = compare.describe_policy(view.flags)
+    result.turns, result.first_divergence = comparison.turns, comparison.first_divergence
+    result.hint = comparison.hint
+    result.status = PASSED if comparison.passed else FAILED
     if not comparison.passed:
         result.reason = "; ".join(comparison.problems + ([comparison.difference] if comparison.difference else []))
-        if run.detail and run.end != expected_end and run.end in ("timeout", "output-limit", "waiting"):
+        if run.detail and run.end != expected.end and (run.end.stopped or run.end.kind == "waiting"):
             result.reason = f"{run.detail}; {result.reason}"
     return result
 
 
-# --- a whole submission -------------------------------------------------------------
+def _attempt(spec: Spec, case: Case, build: builder.Build) -> tuple[CaseResult, StartProblem | None]:
+    """Run once, then judge; a start that cannot be graded comes back as the problem."""
+    result = CaseResult(case.name, case.description, case.rubric, case.points, case.visibility)
+    with Workdir() as home:
+        inputs = make_inputs(spec, case, home)
+        result.command, run = _run_program(spec, case, build, home, inputs)
+        result.actual, result.actual_end, result.detail = run.events, run.end, run.detail
+        result.notes, result.seconds = list(run.notes), run.seconds
+        events, changed = _rewritten(spec, run.events)
+        if changed:
+            result.notes.append("the program's output was read with the handout's alternative forms "
+                                "(the spec's rewrite) before it was compared")
+        expected = _expected(spec, case, run, events, inputs, home)
+        if isinstance(expected, StartProblem):
+            result.typed = [e["in"] for e in run.events if "in" in e]
+            result.reason = expected.reason
+            if expected.kind == MISSING:
+                result.reason += f" (it {run.end.describe()})"
+            return result, expected
+        return _judge(spec, case, result, run, events, expected), None
+
+
+def _run_drawn(spec: Spec, case: Case, build: builder.Build) -> CaseResult:
+    """A random game may draw a start that cannot be graded. Another run draws another:
+    an unplayable start (within the rules) never counts; one against the rules is charged to
+    the setup item, except that the setup item's own cases take the first start they get
+    that is not unplayable, since a start against the rules is exactly what they look for."""
+    settings = spec.random_start_for(case.target)
+    draws = START_DRAWS if settings and not _seeded(spec, case) else 1
+    setup = settings.get("rubric") if settings else None
+    seen: dict[str, CaseResult] = {}
+    for _ in range(draws):
+        result, problem = _attempt(spec, case, build)
+        if problem is None:
+            return result
+        seen.setdefault(problem.kind, result)
+        if problem.kind == RULES and case.rubric == setup:
+            result.status, result.charged_to = FAILED, None
+            return result
+        if problem.kind == MISSING:
+            result.status = FAILED
+            return result
+    if RULES in seen:
+        result = seen[RULES]
+        result.status, result.charged_to = UNGRADABLE, setup
+        result.notes.append(f"no start within the rules in {draws} draws")
+        return result
+    result = seen[UNPLAYABLE]
+    result.status = UNGRADABLE
+    result.notes.append(f"every one of {draws} starts drawn showed no game; not counted")
+    return result
+
+
+def run_case(spec: Spec, case: Case, build: builder.Build) -> CaseResult:
+    """Run the case as many times as it asks; keep the first run that is not a pass, or the last."""
+    result = None
+    for attempt in range(case.repeat):
+        result = _run_drawn(spec, case, build)
+        result.runs = attempt + 1
+        if result.status != PASSED:
+            break
+    return result
+
+
+def harness_error(case: Case, problem: str) -> CaseResult:
+    return CaseResult(case.name, case.description, case.rubric, case.points, case.visibility, HARNESS_ERROR,
+                      reason=f"the harness failed on this case (not the program's fault): {problem.strip().splitlines()[-1]}",
+                      notes=[problem])
+
 
 @dataclass
-class SubmissionResult:
-    submission: str
-    game: str
-    milestone: str | None
-    builds: dict[str, builder.Build]
-    cases: list[CaseResult]
+class Job:
+    """Everything a worker needs for one case."""
+    spec: Spec
+    case: Case
+    build: builder.Build
 
 
-def _job(game: str, root: str, case_path: str, build: builder.Build) -> CaseResult:
-    spec = _spec(game, root)
-    case = load_case(Path(case_path), spec)
-    return run_case(spec, case, build)
+def run_job(job: Job) -> CaseResult:
+    """In a worker: never raises, whatever the case does."""
+    try:
+        return run_case(job.spec, job.case, job.build)
+    except Exception:  # any failure of the harness itself is this case's result, not the batch's end
+        return harness_error(job.case, traceback.format_exc())
 
 
-def _build_failed(case: Case, build: builder.Build) -> CaseResult:
-    return CaseResult(case.name, case.description, case.rubric, case.points, case.visibility, "failed",
+# --- a whole submission ---------------------------------------------------------------
+
+def _not_run(case: Case, build: builder.Build) -> CaseResult:
+    return CaseResult(case.name, case.description, case.rubric, case.points, case.visibility, FAILED,
                       reason=f"not run: {build.reason}")
 
 
-_pool: ProcessPoolExecutor | None = None
+def _status(builds: dict[str, builder.Build], cases: list[CaseResult]) -> str:
+    if any(not b.ok and b.reason.startswith("missing") for b in builds.values()):
+        return "missing-files"
+    if any(not b.ok for b in builds.values()):
+        return "build-failed"
+    if any(c.status == HARNESS_ERROR for c in cases):
+        return "harness-error"
+    return "graded"
 
 
-def workers() -> int:
-    return int(os.environ.get("HARNESS_JOBS", 0)) or (os.cpu_count() or 1) + 1
+def summary(build: builder.Build) -> BuildSummary:
+    return BuildSummary(build.target, build.language, build.ok, build.reason, build.log,
+                        getattr(build, "diagnosis", ""), list(build.findings), list(getattr(build, "intake", [])),
+                        round(build.seconds, 3))
 
 
-def pool() -> ProcessPoolExecutor:
-    """One pool for the whole process; each worker adopts orphans so it can kill escapees."""
-    global _pool
-    if _pool is None:
-        # forkserver: workers never inherit the threads that build submissions side by side
-        _pool = ProcessPoolExecutor(max_workers=workers(), initializer=runner.become_subreaper,
-                                    mp_context=multiprocessing.get_context("forkserver"))
-    return _pool
+def workers(configured: int | None = None) -> int:
+    import os
+    return configured or (os.cpu_count() or 1) + 1
+
+
+class Grader:
+    """A pool of case workers shared by every submission of one grading (cores + 1 workers:
+    the measured sweet spot for JVMs on a small machine). Use as a context manager."""
+
+    def __init__(self, jobs: int | None = None):
+        self.jobs = workers(jobs)
+        self._pool: ProcessPoolExecutor | None = None
+
+    def __enter__(self) -> "Grader":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+    def _workers(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # forkserver: workers never inherit the threads that build submissions side by side;
+            # each adopts orphans (child subreaper) so it can kill a program's escaped processes
+            self._pool = ProcessPoolExecutor(max_workers=self.jobs, initializer=runner.become_subreaper,
+                                             mp_context=multiprocessing.get_context("forkserver"))
+        return self._pool
+
+    def run_cases(self, jobs: list[Job]) -> list[CaseResult]:
+        """Every job's result in order; a worker that dies costs only the cases it had."""
+        futures = []
+        for job in jobs:
+            try:
+                futures.append(self._workers().submit(run_job, job))
+            except BrokenProcessPool:
+                self._pool = None
+                futures.append(self._workers().submit(run_job, job))
+        results = []
+        for job, future in zip(jobs, futures):
+            try:
+                results.append(future.result())
+            except BrokenProcessPool:
+                self._pool = None  # a fresh pool for the cases and submissions that follow
+                results.append(harness_error(job.case, "a worker process died while running this case"))
+            except Exception:
+                results.append(harness_error(job.case, traceback.format_exc()))
+        return results
+
+    def grade(self, spec: Spec, milestone: str | None, cases: list[Case], submission: Path,
+              builds: dict[str, builder.Build] | None = None, name: str | None = None) -> SubmissionResult:
+        """Build every target the cases need (unless `builds` are given), run all cases, score."""
+        targets = sorted({case.target for case in cases}, key=list(spec.targets).index)
+        made = {}
+        try:
+            if builds is None:
+                for target in targets:
+                    made[target] = builder.build(submission, spec, target)
+                builds = made
+            jobs = [Job(spec, case, builds[case.target]) for case in cases if builds[case.target].ok]
+            ran = iter(self.run_cases(jobs))
+            results = [next(ran) if builds[c.target].ok else _not_run(c, builds[c.target]) for c in cases]
+        finally:
+            for build in made.values():
+                builder.cleanup(build)
+        items, earned, possible = scoring.score(spec, spec.items(milestone), results)
+        return SubmissionResult(
+            submission=str(submission), name=name or submission_name(submission), game=spec.game, title=spec.title,
+            milestone=milestone, sandbox=sandbox_mode(builds), status=_status(builds, results),
+            builds={t: summary(b) for t, b in builds.items()}, cases=results, items=items, earned=earned,
+            possible=possible)
+
+
+def sandbox_mode(builds: dict[str, builder.Build]) -> str:
+    return "bubblewrap" if any(b.sandboxed for b in builds.values()) else "none"
+
+
+def submission_name(submission: Path) -> str:
+    return submission.resolve().name if submission.is_dir() else submission.stem
 
 
 def grade(spec: Spec, milestone: str | None, cases: list[Case], submission: Path,
           builds: dict[str, builder.Build] | None = None) -> SubmissionResult:
-    """Build every target the cases need (unless `builds` are given), run all cases in
-    parallel, keep case order."""
-    targets = sorted({case.target for case in cases}, key=list(spec.targets).index)
-    builds = builds or {t: builder.build(submission, spec, t) for t in targets}
-    root = str(spec.folder.parent.parent)
-    futures = {}
-    for case in cases:
-        build = builds[case.target]
-        if build.ok:
-            futures[case.name] = pool().submit(_job, spec.game, root, str(case.path), build)
-    results = [futures[c.name].result() if c.name in futures else _build_failed(c, builds[c.target]) for c in cases]
-    for build in builds.values():
-        builder.cleanup(build)
-    return SubmissionResult(str(submission), spec.game, milestone, builds, results)
+    """Grade one submission with a pool of its own (a class shares one Grader instead)."""
+    with Grader() as grader:
+        return grader.grade(spec, milestone, cases, submission, builds)

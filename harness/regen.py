@@ -6,6 +6,7 @@ from harness.cases import Case
 from harness.environment import Workdir
 from harness.errors import InputError
 from harness.grading import make_inputs, reference_seed_args, run_reference
+from harness.outcome import End
 from harness.spec import Spec
 
 
@@ -20,9 +21,10 @@ class Regenerated:
 def expected_for(spec: Spec, case: Case) -> dict:
     with Workdir() as home:
         run = run_reference(spec, case, reference_seed_args(spec, case), make_inputs(spec, case, home), home)
-    if run.end in ("timeout", "output-limit") or isinstance(run.end, str) and run.end.startswith("signal"):
-        raise InputError(f"the reference did not finish this case ({run.end}: {run.detail}); fix the inputs", case.path, 1)
-    return {"exit": run.end, "transcript": run.events}
+    if run.end.stopped or run.end.kind == "signal":
+        raise InputError(f"the reference did not finish this case ({run.end.label()}: {run.detail}); fix the inputs",
+                         case.path, 1)
+    return {"exit": run.end.value, "transcript": run.events}
 
 
 def regenerate(spec: Spec, case: Case) -> Regenerated:
@@ -32,7 +34,8 @@ def regenerate(spec: Spec, case: Case) -> Regenerated:
         return Regenerated(case, new, False, "unchanged")
     if old is None:
         return Regenerated(case, new, True, "new expected transcript")
-    result = compare.compare(old["transcript"], old["exit"], new["transcript"], new["exit"], compare.policy("exact"))
+    result = compare.compare(old["transcript"], End.parse(old["exit"]), new["transcript"], End.parse(new["exit"]),
+                             compare.View(compare.policy("exact")))
     parts = []
     if result.first_divergence is not None:
         parts.append(result.difference)

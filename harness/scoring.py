@@ -1,67 +1,52 @@
-"""Scores: case points roll up into rubric items, items into a percentage.
+"""Scores, computed once: every case's share of the total, every item's, the submission's.
 
-An item's score is its weight times the share of its case points that passed. Cases that
-could not be graded (the program's own random start broke the rules, charged to the spec's
-setup item) count for neither side of their item. Items graded by a person are listed but
-left out of the percentage.
+An item's score is its weight times the share of its case points that passed. A case that
+could not be graded (the program's own random start broke the rules) counts for nothing in
+its own item and as one failed point of the item it is charged to (the spec's setup item); a
+harness error counts for nothing anywhere. An item with no case that could be graded is left
+out of the total. Items graded by a person are listed but not counted.
+
+Each case carries `value` (its share of the total, in rubric points) and `earned`, so every
+renderer (Gradescope's per-test scores, JUnit, the gradebook) shows numbers that add up.
 """
-from dataclasses import dataclass
+import math
 
-from harness.grading import CaseResult
+from harness.results import PASSED, UNGRADABLE, CaseResult, ItemScore
 from harness.spec import RubricItem, Spec
 
-
-@dataclass
-class ItemScore:
-    id: str
-    title: str
-    weight: float
-    graded: bool
-    earned: float  # points of the item earned
-    cases_passed: int
-    cases_total: int
-    cases_ungradable: int
-    gradable: bool  # False: no case of this item could be graded on this run (left out of the total)
-
-    @property
-    def complete(self) -> bool:
-        return self.cases_total == 0 or self.earned >= self.weight - 1e-9
+DIGITS = 4  # rubric points are shown and summed at this precision
 
 
-@dataclass
-class Score:
-    items: list[ItemScore]
-    earned: float
-    possible: float
-
-    @property
-    def percent(self) -> float:
-        return 100.0 * self.earned / self.possible if self.possible else 0.0
-
-
-def _charged(spec: Spec, result: CaseResult) -> str:
-    if result.status == "ungradable" and spec.random_start and spec.random_start.get("rubric"):
-        return spec.random_start["rubric"]
-    return result.rubric
-
-
-def score(spec: Spec, items: list[RubricItem], results: list[CaseResult]) -> Score:
+def score(spec: Spec, items: list[RubricItem], cases: list[CaseResult]) -> tuple[list[ItemScore], float, float]:
+    """(item scores, earned, possible); sets each case's value and earned."""
     scored = []
-    setup_failures = {}
-    for result in results:
-        if result.status == "ungradable":
-            item = _charged(spec, result)
-            setup_failures[item] = setup_failures.get(item, 0) + 1
+    for case in cases:
+        case.value = case.earned = 0.0
     for item in items:
-        mine = [r for r in results if r.rubric == item.id]
-        gradable = [r for r in mine if r.status != "ungradable"]
-        total = sum(r.points for r in gradable)
-        passed = sum(r.points for r in gradable if r.passed)
-        if item.id in setup_failures:  # a start that breaks the rules is this item's failure
-            total += setup_failures[item.id]
-        earned = item.points * passed / total if total else 0.0
-        scored.append(ItemScore(item.id, item.title, item.points, item.graded, earned,
-                                sum(1 for r in gradable if r.passed), len(mine),
-                                len(mine) - len(gradable), bool(total)))
-    counted = [s for s in scored if s.graded and s.gradable]
-    return Score(scored, sum(s.earned for s in counted), sum(s.weight for s in counted))
+        gradable = [c for c in cases if c.rubric == item.id and c.status in (PASSED, "failed")]
+        charged = [c for c in cases if c.status == UNGRADABLE and c.charged_to == item.id]
+        units = math.fsum([c.points for c in gradable] + [1.0] * len(charged))
+        counted = item.graded and units > 0
+        if counted:
+            shares = _shares(item.points, [c.points for c in gradable] + [1.0] * len(charged))
+            for index, (case, share) in enumerate(zip(gradable + charged, shares)):
+                case.value = share
+                case.earned = share if index < len(gradable) and case.passed else 0.0
+        earned = round(math.fsum(c.earned for c in gradable), DIGITS)
+        scored.append(ItemScore(
+            id=item.id, title=item.title, weight=item.points, graded=item.graded, counted=counted, earned=earned,
+            cases_passed=sum(1 for c in gradable if c.passed), cases_gradable=len(gradable),
+            cases_ungradable=sum(1 for c in cases if c.rubric == item.id and c.status == UNGRADABLE),
+            charges=len(charged)))
+    possible = math.fsum(i.weight for i in scored if i.counted)
+    earned = round(math.fsum(i.earned for i in scored if i.counted), DIGITS)
+    return scored, earned, possible
+
+
+def _shares(weight: float, points: list[float]) -> list[float]:
+    """`weight` split in proportion to `points`, rounded so that the shares add up to it exactly."""
+    total = math.fsum(points)
+    shares = [round(weight * p / total, DIGITS) for p in points]
+    if shares:
+        shares[-1] = round(weight - math.fsum(shares[:-1]), DIGITS)
+    return shares

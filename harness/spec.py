@@ -1,4 +1,5 @@
 """A game's spec: its reference, milestones, build targets, rubric and defaults."""
+import importlib
 import re
 import shlex
 import string
@@ -40,6 +41,7 @@ class RubricItem:
     points: float
     milestone: str | None
     graded: bool
+    compare: dict | str | None = None  # the policy of this item's cases, between the defaults and the case's
 
 
 @dataclass
@@ -55,7 +57,14 @@ class Spec:
     compare: dict
     limits: dict
     random_start: dict | None
-    document: yamlfile.Document = field(repr=False)
+    document: yamlfile.Document | None = field(repr=False)
+    seed_option: str | None = None
+    rewrite: str | None = None  # "module:function" reading the handout's alternative renderings as the reference's
+    messages: tuple = ()  # compare.MessageClass, in the spec's order
+
+    def __getstate__(self):
+        """Workers get the spec without its YAML node tree (line numbers matter only at load)."""
+        return {**self.__dict__, "document": None}
 
     def reference_command(self, milestone: str | None, target: str, extra: list[str]) -> list[str]:
         command = [sys.executable if part == "{python}" else part for part in shlex.split(self.reference)]
@@ -72,8 +81,13 @@ class Spec:
     def items(self, milestone: str | None) -> list[RubricItem]:
         return [item for item in self.rubric if milestone is None or item.milestone in (None, milestone)]
 
-    def item(self, item_id: str) -> RubricItem:
-        return next(item for item in self.rubric if item.id == item_id)
+    def policy(self, rubric: str, case_compare) -> dict:
+        """A case's comparison policy: the spec's defaults, then its item's, then its own."""
+        item = next((i for i in self.rubric if i.id == rubric), None)
+        return compare.policy("default", self.compare, item.compare if item else None, case_compare)
+
+    def seed_args(self, seed: int | None) -> list[str]:
+        return [self.seed_option, str(seed)] if seed is not None and self.seed_option else []
 
     @property
     def support_dir(self) -> Path:
@@ -117,13 +131,41 @@ def load(game: str, root: Path | None = None) -> Spec:
         )
         for tid, t in data["targets"].items()
     }
-    rubric = [RubricItem(i["id"], i["title"], i["points"], i.get("milestone"), i.get("graded", True))
+    rubric = [RubricItem(i["id"], i["title"], i["points"], i.get("milestone"), i.get("graded", True), i.get("compare"))
               for i in data["rubric"]]
+    messages = tuple(_message_class(doc, mid, m) for mid, m in data.get("messages", {}).items())
     spec = Spec(game, path.parent, data["title"], data.get("handout"), data["reference"], milestones, targets,
                 rubric, compare.policy("default", data.get("defaults", {}).get("compare")),
-                data.get("defaults", {}).get("limits", {}), data.get("random_start"), doc)
+                data.get("defaults", {}).get("limits", {}), data.get("random_start"), doc,
+                data.get("seed_option"), data.get("rewrite"), messages)
     _check_references(spec)
     return spec
+
+
+def _message_class(doc: yamlfile.Document, message_id: str, data: dict) -> "compare.MessageClass":
+    try:
+        accept = re.compile(data["accept"])
+    except re.error as problem:
+        raise InputError(f"messages.{message_id}.accept is not a valid regular expression: {problem}",
+                         doc.path, doc.line_of(["messages", message_id, "accept"]))
+    named = max((int(g) for g in re.findall(r"\\(\d+)", data["text"])), default=0)
+    if named > accept.groups:
+        raise InputError(f"messages.{message_id}.text uses group \\{named}, but accept has {accept.groups} group(s)",
+                         doc.path, doc.line_of(["messages", message_id, "text"]))
+    return compare.MessageClass(message_id, data["text"], accept)
+
+
+def check_policy(doc: yamlfile.Document, where: list, layer) -> None:
+    """The line filters of a compare policy must be valid regular expressions."""
+    if not isinstance(layer, dict):
+        return
+    for key in ("keep_lines", "drop_lines"):
+        if layer.get(key):
+            try:
+                re.compile(layer[key])
+            except re.error as problem:
+                raise InputError(f"compare.{key} is not a valid regular expression: {problem}",
+                                 doc.path, doc.line_of([*where, key]))
 
 
 # The placeholders of build and run templates; those holding several words stand alone.
@@ -186,7 +228,18 @@ def _check_language(doc: yamlfile.Document, keys: list, lang: Language) -> None:
 def _check_references(spec: Spec) -> None:
     doc = spec.document
     ids = [item.id for item in spec.rubric]
+    check_policy(doc, ["defaults", "compare"], doc.data.get("defaults", {}).get("compare"))
+    if spec.rewrite:
+        module, _, function = spec.rewrite.partition(":")
+        try:
+            callable_ = getattr(importlib.import_module(module), function)
+        except (ImportError, AttributeError) as problem:
+            raise InputError(f"rewrite: cannot find {spec.rewrite} ({problem}); give module:function of an importable module",
+                             doc.path, doc.line_of(["rewrite"]))
+        if not callable(callable_):
+            raise InputError(f"rewrite: {spec.rewrite} is not a function", doc.path, doc.line_of(["rewrite"]))
     for index, item in enumerate(spec.rubric):
+        check_policy(doc, ["rubric", index, "compare"], item.compare)
         if ids.count(item.id) > 1:
             raise InputError(f"rubric id {item.id!r} is used twice; make ids unique", doc.path, doc.line_of(["rubric", index, "id"]))
         if item.milestone is not None and item.milestone not in spec.milestones:

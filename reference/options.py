@@ -1,8 +1,10 @@
 """The reference-only options every game shares, and their contract with the grader.
 
-`--start STATE` that cannot be used prints `Invalid start: <reason>` as the last line and
-exits 3 (the grader turns that into "the program's start breaks the rules"); `--plan JSON`
-that cannot be read prints one line on stderr and exits 2.
+`--start STATE` that breaks the game's rules prints `Invalid start: <reason>` as the last line
+and exits 3 (the grader turns that into "the program's start breaks the rules"); a STATE within
+the rules that shows no game (already final) prints `Unplayable start: <reason>` and exits 4
+(the grader draws again and charges nothing); `--plan JSON` that cannot be read prints one line
+on stderr and exits 2. Each spec declares these numbers under `random_start:`.
 """
 import json
 import sys
@@ -10,6 +12,7 @@ import sys
 from reference import console
 
 INVALID_START = 3
+UNPLAYABLE_START = 4
 BAD_OPTION = 2
 
 
@@ -17,6 +20,12 @@ def invalid_start(reason) -> int:
     console.println(f"Invalid start: {reason}")
     sys.stdout.flush()
     return INVALID_START
+
+
+def unplayable_start(reason) -> int:
+    console.println(f"Unplayable start: {reason}")
+    sys.stdout.flush()
+    return UNPLAYABLE_START
 
 
 def bad_option(message: str) -> int:

@@ -19,9 +19,12 @@ Reference-only flags:
                 "_ 0 _ 1 _ _ 2" (tokens `_` or coin numbers 0..n-1 in order, separated by
                 whitespace). The coin count is still prompted for and read and must equal
                 the strip's. STATE must be a board setup could have drawn: coin 0 on
-                square 0..5, every gap 1..6, the strip ending with the last coin, and at
-                least one move possible. Otherwise `Invalid start: <reason>` is the last
-                line on stdout and the exit status is 3. With --start, --seed is ignored.
+                square 0..5, every gap 1..6, the strip ending with the last coin.
+                Otherwise `Invalid start: <reason>` is the last line on stdout and the
+                exit status is 3. A STATE already final (no move possible) is within the
+                handout's rules but shows no game: `Unplayable start: <reason>`, exit 4
+                (the reference's own re-roll is a Decision, not the handout's rule). With
+                --start, --seed is ignored.
 --plan JSON     with --start: print the input lines a strategy types for the moves of a
                 whole game from STATE (one move `c d` per line, nothing else; the coin
                 count is not part of the plan) and exit 0. Bad JSON or an unknown
@@ -75,6 +78,10 @@ STRATEGIES = ("random-legal", "leftmost")
 
 class InvalidStart(ValueError):
     """A --start state that is unreadable or that setup could never have drawn."""
+
+
+class UnplayableStart(ValueError):
+    """A --start state setup could draw by the handout's rules, but already final: no game."""
 
 
 # ---------------------------------------------------------------- rules (no I/O)
@@ -137,7 +144,7 @@ def parse_strip(text):
         )
     positions = tuple(positions)
     if is_final(positions):
-        raise InvalidStart(
+        raise UnplayableStart(
             f"no move is possible: the {len(positions)} coins already fill the leftmost squares"
         )
     return positions, length
@@ -300,6 +307,8 @@ def main(argv=None) -> int:
             start = parse_strip(args.start)
         except InvalidStart as exc:
             return options.invalid_start(exc)
+        except UnplayableStart as exc:
+            return options.unplayable_start(exc)
     if args.plan is not None:
         for line in plan_inputs(*start, strategy):
             console.println(line)

@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from harness import cases as caseload
-from harness import grading, scoring
+from harness import grading
 from harness import spec as specs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,15 +28,21 @@ def _samples():
             yield pytest.param(expected.parent.name, name, want, id=f"{expected.parent.name}/{name}")
 
 
+@pytest.fixture(scope="module")
+def grader():
+    with grading.Grader() as shared:
+        yield shared
+
+
 @pytest.mark.parametrize("game, sample, want", list(_samples()))
-def test_sample_loses_exactly_what_its_bug_touches(game, sample, want):
+def test_sample_loses_exactly_what_its_bug_touches(game, sample, want, grader):
     spec, milestone = specs.parse_game(f"{game}:{want['milestone']}" if want.get("milestone") else game)
     found = caseload.load_all(spec, milestone)
-    result = grading.grade(spec, milestone, found, ROOT / "examples" / game / sample)
-    score = scoring.score(spec, spec.items(milestone), result.cases)
+    result = grader.grade(spec, milestone, found, ROOT / "examples" / game / sample)
+    score = result
     failed = {c.name for c in result.cases if c.status == "failed"}
     reasons = {c.name: c.reason for c in result.cases if c.status == "failed"}
-    lost = {item.id for item in score.items if item.graded and item.gradable and item.earned < item.weight - 1e-9}
+    lost = {item.id for item in result.items if item.graded and item.counted and item.earned < item.weight - 1e-9}
     by_name = {c.name: c for c in found}
     if want.get("build_fails"):
         targets = want["build_fails"] if isinstance(want["build_fails"], list) else list(spec.targets)

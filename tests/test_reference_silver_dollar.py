@@ -124,7 +124,6 @@ def test_non_integer_input_exits_1():
 INVALID_STARTS = [
     ("_ 0 _ 1 _ _ _ _ _ _ 2", "coin 2 stands 7 squares right of coin 1 (at most 6)"),
     ("_ _ _ _ _ _ 0 _ 1", "coin 0 stands 7 squares from the left edge (at most 6)"),
-    ("0 1 2", "no move is possible: the 3 coins already fill the leftmost squares"),
     ("0 _ 1 _", "the strip goes on 1 square past coin 1 (a new strip ends with its last coin)"),
     ("_ 1", "square 1 holds '1' where coin 0 was expected (coins are numbered 0, 1, 2, ... from the left)"),
     ("_ 0 0", "square 2 holds '0' where coin 1 was expected (coins are numbered 0, 1, 2, ... from the left)"),
@@ -142,11 +141,21 @@ def test_invalid_start_reason(state, reason):
     assert str(caught.value) == reason
 
 
-@pytest.mark.parametrize("state, reason", [INVALID_STARTS[0], INVALID_STARTS[2]])
+@pytest.mark.parametrize("state, reason", [INVALID_STARTS[0], INVALID_STARTS[1]])
 def test_invalid_start_exits_3_before_prompting(state, reason):
     done = run(["--start", state], "3\n")
     assert done.stdout.decode() == f"Invalid start: {reason}\n"
     assert done.returncode == 3
+
+
+def test_a_final_start_is_within_the_rules_but_unplayable():
+    # The handout never says to draw again when the strip is already final: such a start is
+    # not against the rules (exit 4, "unplayable"), unlike a start setup could not draw (exit 3).
+    with pytest.raises(sd.UnplayableStart):
+        sd.parse_strip("0 1 2")
+    done = run(["--start", "0 1 2"], "3\n")
+    assert done.stdout.decode() == "Unplayable start: no move is possible: the 3 coins already fill the leftmost squares\n"
+    assert done.returncode == 4
 
 
 def test_coin_count_must_match_start():
@@ -243,10 +252,13 @@ def test_check_strategy_refuses(strategy, message):
         sd.check_strategy(strategy)
 
 
-def test_plan_with_invalid_start_exits_3():
+def test_plan_with_invalid_or_unplayable_start_exits_3_or_4():
+    done = run(["--start", "_ _ _ _ _ _ 0", "--plan", '{"strategy": "leftmost"}'])
+    assert (done.stdout.decode(), done.returncode) == (
+        "Invalid start: coin 0 stands 7 squares from the left edge (at most 6)\n", 3)
     done = run(["--start", "0 1", "--plan", '{"strategy": "leftmost"}'])
     assert (done.stdout.decode(), done.returncode) == (
-        "Invalid start: no move is possible: the 2 coins already fill the leftmost squares\n", 3)
+        "Unplayable start: no move is possible: the 2 coins already fill the leftmost squares\n", 4)
 
 
 # ---------------------------------------------------------------- rules (importable)

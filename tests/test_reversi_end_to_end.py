@@ -57,7 +57,7 @@ def test_grading_the_correct_sample_writes_reports(harness_cli, tmp_path):
     done = harness_cli("grade", "reversi:ms1", ROOT / "examples" / "reversi" / "correct-ms1-java", "-o", tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     result = json.loads((tmp_path / "correct-ms1-java" / "result.json").read_text())
-    assert result["score"]["percent"] == 100.0
+    assert result["percent"] == 100.0
     assert result["total"] == len(list((ROOT / "cases" / "reversi").glob("ms1-*.yaml")))
     html = (tmp_path / "correct-ms1-java" / "report.html").read_text()
     assert "Printing the initial board" in html and "graded by a person" in html
@@ -72,14 +72,14 @@ def test_grading_a_class_writes_gradescope_junit_and_a_gradebook(harness_cli, tm
     gradescope = json.loads((tmp_path / "bug-tie" / "results.json").read_text())
     result = json.loads((tmp_path / "bug-tie" / "result.json").read_text())
     assert round(sum(t["score"] for t in gradescope["tests"]), 2) == round(gradescope["score"], 2)
-    assert round(gradescope["score"], 2) == round(result["score"]["earned"], 2)
+    assert round(gradescope["score"], 2) == round(result["earned"], 2)
     assert [t["name"] for t in gradescope["tests"] if t["status"] == "failed"] == ["ms2-result-tie [ms2-result]"]
     assert {t["visibility"] for t in gradescope["tests"]} == {"visible", "after_due_date"}
     suite = ET.parse(tmp_path / "bug-tie" / "junit.xml").getroot()
     assert suite.get("failures") == "1" and suite.get("tests") == str(result["total"])
     rows = list(csv.DictReader((tmp_path / "gradebook.csv").open()))
     assert [(r["submission"], r["percent"]) for r in rows] == [("correct-java", "100.00"),
-                                                              ("bug-tie", f"{result['score']['percent']:.2f}")]
+                                                              ("bug-tie", f"{result['percent']:.2f}")]
     assert float(rows[1]["ms2-result"]) < 10 and float(rows[1]["ms2-end"]) == 20
 
 
@@ -101,7 +101,7 @@ def test_a_submission_that_does_not_compile_gets_the_compiler_message(harness_cl
     done = harness_cli("grade", "reversi", broken, "-o", tmp_path / "out")
     assert done.returncode == 1
     result = json.loads((tmp_path / "out" / "broken" / "result.json").read_text())
-    assert result["score"]["percent"] == 0
+    assert result["percent"] == 0
     assert all(c["reason"].startswith("not run: the build failed") for c in result["cases"])
     assert "error:" in result["builds"]["game"]["log"]
     assert "Reversi.java" in (tmp_path / "out" / "broken" / "report.html").read_text()

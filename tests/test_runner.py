@@ -8,6 +8,7 @@ import pytest
 
 from harness import runner
 from harness.environment import child_env
+from harness.outcome import End
 
 LIMITS = runner.Limits(turn_seconds=3, run_seconds=10, output_bytes=20_000, quiet_seconds=1)
 
@@ -30,7 +31,7 @@ def test_inputs_are_typed_only_when_the_program_reads(tmp_path):
         age = input("Age? ")
         print(f"{name} is {age}")
     """, ["Ada", "36"])
-    assert result.end == 0
+    assert result.end == End.exited(0)
     assert result.events == [{"out": "Name? "}, {"in": "Ada"}, {"out": "thinking done\nAge? "}, {"in": "36"},
                              {"out": "Ada is 36\n"}]
     assert result.notes == []
@@ -38,31 +39,31 @@ def test_inputs_are_typed_only_when_the_program_reads(tmp_path):
 
 def test_inputs_running_out_ends_as_waiting(tmp_path):
     result = run_script(tmp_path, "input('a? ')\ninput('b? ')\n", ["1"])
-    assert result.end == "waiting"
+    assert result.end == End("waiting")
     assert result.events[-1] == {"out": "b? "}
 
 
 def test_a_program_that_never_reads_nor_ends_times_out(tmp_path):
     started = time.monotonic()
     result = run_script(tmp_path, "while True: pass\n", limits=runner.Limits(turn_seconds=1, run_seconds=5))
-    assert result.end == "timeout"
+    assert result.end == End("timeout")
     assert "1 s" in result.detail
     assert time.monotonic() - started < 4
 
 
 def test_a_flood_of_output_stops_at_the_limit(tmp_path):
     result = run_script(tmp_path, "while True: print('spam' * 50)\n")
-    assert result.end == "output-limit"
+    assert result.end == End("output-limit")
     assert 20_000 <= len(result.output().encode()) <= 20_000 + 65536
 
 
 def test_a_crash_by_signal_is_recorded(tmp_path):
     result = run_script(tmp_path, "import os, signal\nprint('bye')\nos.kill(os.getpid(), signal.SIGSEGV)\n")
-    assert result.end == "signal SIGSEGV"
+    assert result.end == End.killed("SIGSEGV")
 
 
 def test_exit_status_is_recorded(tmp_path):
-    assert run_script(tmp_path, "raise SystemExit(3)\n").end == 3
+    assert run_script(tmp_path, "raise SystemExit(3)\n").end == End.exited(3)
 
 
 def test_escaped_grandchildren_are_killed(tmp_path):
@@ -79,7 +80,7 @@ def test_escaped_grandchildren_are_killed(tmp_path):
         time.sleep(0.3)
         input("? ")
     """)
-    assert result.end == "waiting"
+    assert result.end == End("waiting")
     pid = int(marker.read_text())
     for _ in range(100):
         try:
@@ -93,7 +94,7 @@ def test_escaped_grandchildren_are_killed(tmp_path):
 
 def test_invalid_utf8_is_shown_and_noted(tmp_path):
     result = run_script(tmp_path, "import sys\nsys.stdout.buffer.write(b'caf\\xe9\\n')\n")
-    assert result.end == 0
+    assert result.end == End.exited(0)
     assert result.output() == "caf\ufffd\n"
     assert "not valid UTF-8" in result.notes[0]
 
@@ -122,7 +123,7 @@ def test_a_program_that_polls_instead_of_reading_gets_the_quiet_fallback(tmp_pat
             pass
         print("got", os.read(0, 100).decode().strip())
     """, ["x"], limits=runner.Limits(turn_seconds=5, run_seconds=10, quiet_seconds=0.5))
-    assert result.end == 0
+    assert result.end == End.exited(0)
     assert result.output().endswith("got x\n")
     assert "silence" in result.notes[0]
 
@@ -136,5 +137,5 @@ def test_a_child_that_keeps_printing_after_its_parent_exits_is_stopped(tmp_path)
                 sys.stdout.write("x" * 1000 + "\\n"); sys.stdout.flush()
         print("parent done")
     """, limits=runner.Limits(turn_seconds=3, run_seconds=5, output_bytes=50_000))
-    assert result.end in ("output-limit", 0)
+    assert result.end in (End("output-limit"), End.exited(0))
     assert len(result.output().encode()) < 50_000 + 70_000

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from harness import cases as caseload
-from harness import grading, scoring
+from harness import grading
 from harness import spec as specs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -20,7 +20,7 @@ def _grade(sample: str):
     spec, milestone = specs.parse_game("strings-and-coins", ROOT)
     found = caseload.load_all(spec, milestone)
     result = grading.grade(spec, milestone, found, SAMPLES / sample)
-    return result, scoring.score(spec, spec.items(milestone), result.cases)
+    return result, result
 
 
 def _line_of(path: Path, text: str) -> int:
@@ -54,11 +54,11 @@ def test_a_submission_without_the_header_uses_the_provided_one(tmp_path):
     found = caseload.load_all(spec, milestone)
     result = grading.grade(spec, milestone, found, tmp_path)
     assert result.builds["game"].ok, result.builds["game"].reason
-    assert scoring.score(spec, spec.items(milestone), result.cases).percent == pytest.approx(100.0)
+    assert result.percent == pytest.approx(100.0)
 
 
 def test_compiler_errors_and_warnings_reach_the_report(tmp_path):
-    from harness.reports import html, model
+    from harness.reports import html
     warned, broken = tmp_path / "warned", tmp_path / "broken"
     for folder in (warned, broken):
         folder.mkdir()
@@ -71,7 +71,7 @@ def test_compiler_errors_and_warnings_reach_the_report(tmp_path):
     found = [c for c in caseload.load_all(spec, milestone) if c.target == "game"][:2]
     result = grading.grade(spec, milestone, found, warned)
     assert result.builds["game"].ok and "unused_here" in result.builds["game"].log and "warning" in result.builds["game"].log
-    page = html.render(model.submission_data(result, scoring.score(spec, spec.items(milestone), result.cases), spec.title))
+    page = html.render(result)
     assert "unused_here" in page
     result = grading.grade(spec, milestone, found, broken)
     assert not result.builds["game"].ok and "error" in result.builds["game"].log

@@ -1,47 +1,82 @@
-"""One line per case, then the rubric and the total: what a person reads in the shell."""
+"""One line per case, then the rubric and the total: what a person reads in the shell.
+
+Everything a program printed is shown with its control characters made visible, so no
+submission can clear the grader's screen or fake a score line.
+"""
 import sys
 
-_COLOURS = {"passed": "32", "failed": "31", "ungradable": "33", "bold": "1", "dim": "2"}
+from harness.results import MARKS, SubmissionResult
+from harness.safe_text import cap, visible
+
+_COLOURS = {"passed": "32", "failed": "31", "ungradable": "33", "harness-error": "35", "bold": "1", "dim": "2"}
+REASON_CHARS = 600
 
 
 def _paint(text: str, colour: str, on: bool) -> str:
     return f"\x1b[{_COLOURS[colour]}m{text}\x1b[0m" if on else text
 
 
-def render(data: dict, stream=None, verbose: bool = False) -> None:
+def _safe(text: str, limit: int = REASON_CHARS) -> str:
+    return visible(cap(text, limit))
+
+
+def render(result: SubmissionResult, stream=None, colour: bool | None = None) -> None:
     stream = stream or sys.stdout
-    on = stream.isatty()
-    marks = {"passed": "PASS", "failed": "FAIL", "ungradable": "SKIP"}
-    print(_paint(f"{data['title']}{' ' + data['milestone'] if data['milestone'] else ''} — {data['submission']}", "bold", on), file=stream)
-    for target, build in data["builds"].items():
-        if not build["ok"]:
-            print(_paint(f"  build of {target} ({build['language']}): {build['reason']}", "failed", on), file=stream)
-            if build["log"].strip():
-                print("    " + "\n    ".join(build["log"].strip().splitlines()[-15:]), file=stream)
-        for finding in build["findings"]:
-            print(_paint(f"  source check: {finding}", "ungradable", on), file=stream)
-    for case in data["cases"]:
-        mark = _paint(marks[case["status"]], case["status"], on)
-        line = f"  {mark} {case['name']} [{case['rubric']}] {case['seconds']:.2f}s"
-        print(line, file=stream)
-        if case["status"] != "passed":
-            print(f"       {case['reason']}", file=stream)
-            if case["hint"]:
-                print(_paint(f"       hint: {case['hint']}", "dim", on), file=stream)
-    print(file=stream)
-    for item in data["items"]:
-        if not item["graded"]:
-            print(f"  {'—':>7}  {item['title']} (graded by a person, {item['weight']:g} points)", file=stream)
+    on = stream.isatty() if colour is None else colour
+    say = lambda text="": print(text, file=stream)  # noqa: E731
+    milestone = f" {result.milestone}" if result.milestone else ""
+    say(_paint(f"{result.title}{milestone} — {_safe(result.submission)}", "bold", on))
+    if result.sandbox == "none":
+        say(_paint("  note: submissions ran without the sandbox (bubblewrap)", "ungradable", on))
+    for target, build in result.builds.items():
+        for line in build.intake:
+            say(_paint(f"  intake ({target}): {_safe(line)}", "dim", on))
+        if not build.ok:
+            say(_paint(f"  build of {target} ({build.language}): {_safe(build.reason)}", "failed", on))
+            shown = build.diagnosis or "\n".join(build.log.strip().splitlines()[-15:])
+            if shown.strip():
+                say("    " + "\n    ".join(_safe(shown, 3000).splitlines()))
+        for finding in build.findings:
+            say(_paint(f"  source check: {_safe(finding)}", "ungradable", on))
+    for case in result.cases:
+        mark = _paint(MARKS[case.status], case.status, on)
+        say(f"  {mark} {case.name} [{case.rubric}] {case.seconds:.2f}s")
+        if not case.passed:
+            say(f"       {_safe(case.reason)}")
+            if case.hint:
+                say(_paint(f"       hint: {case.hint}", "dim", on))
+    say()
+    for item in result.items:
+        if not item.graded:
+            say(f"  {'—':>7}  {item.title} (graded by a person, {item.weight:g} points)")
             continue
-        if not item["gradable"]:
-            why = "no cases run" if not item["cases_total"] else "no case could be graded on this run"
-            print(f"  {'—':>7}  {item['title']} ({why}; not counted)", file=stream)
+        if not item.counted:
+            why = "no cases run" if not item.cases_gradable + item.cases_ungradable else "no case could be graded"
+            say(f"  {'—':>7}  {item.title} ({why}; not counted)")
             continue
-        cases = f"{item['cases_passed']}/{item['cases_total'] - item['cases_ungradable']} cases"
-        if item["cases_ungradable"]:
-            cases += f", {item['cases_ungradable']} not gradable"
-        print(f"  {item['earned']:>5.1f}/{item['weight']:<4g} {item['title']} ({cases})", file=stream)
-    score = data["score"]
-    colour = "passed" if data["passed"] == data["total"] else "failed"
-    print(_paint(f"  {data['passed']}/{data['total']} cases passed — score {score['earned']:.1f}/{score['possible']:g} "
-                 f"= {score['percent']:.1f} %", colour, on), file=stream)
+        cases = f"{item.cases_passed}/{item.cases_gradable} cases"
+        if item.cases_ungradable:
+            cases += f", {item.cases_ungradable} not gradable"
+        if item.charges:
+            cases += f", {item.charges} start{'s' if item.charges > 1 else ''} against the rules"
+        say(f"  {item.earned:>5.1f}/{item.weight:<4g} {item.title} ({cases})")
+    colour_name = "passed" if result.all_passed else "failed"
+    say(_paint(f"  {result.passed}/{result.total} cases passed — score {result.earned:.1f}/{result.possible:g} "
+               f"= {result.percent:.1f} %", colour_name, on))
+
+
+def explain_failures(result: SubmissionResult, stream=None, every: bool = False) -> None:
+    """The first divergent turn of a failing case, expected above actual."""
+    stream = stream or sys.stdout
+    for case in result.cases:
+        if case.status != "failed" or case.first_divergence is None:
+            continue
+        turn = case.turns[case.first_divergence]
+        typed = f" (after typing {visible(turn.typed)!r})" if turn.typed is not None else ""
+        print(f"\n  {case.name}: first difference in turn {turn.index}{typed}", file=stream)
+        for label, text in (("expected", turn.expected), ("got", turn.actual)):
+            print(f"  --- {label}:", file=stream)
+            for line in _safe(text if text is not None else "(nothing)", 4000).split("\n"):
+                print(f"    {line}" + ("·" if line.endswith(" ") else ""), file=stream)
+        if not every:
+            return

@@ -1,0 +1,153 @@
+"""The typed results every report reads: a case's result, an item's score, a submission's.
+
+Grading fills the case results, scoring fills every number (once), and the renderers
+(terminal, HTML, result.json, Gradescope, JUnit, the gradebook) only read them. A result
+round-trips through JSON (`to_json` / `from_json`); `result.json` carries FORMAT_VERSION and
+validates against harness/schemas/result.schema.json.
+"""
+from dataclasses import dataclass, field, fields
+
+from harness.outcome import End
+
+FORMAT_VERSION = 1
+
+PASSED, FAILED, UNGRADABLE, HARNESS_ERROR = "passed", "failed", "ungradable", "harness-error"
+STATUSES = (PASSED, FAILED, UNGRADABLE, HARNESS_ERROR)
+MARKS = {PASSED: "PASS", FAILED: "FAIL", UNGRADABLE: "NOT GRADABLE", HARNESS_ERROR: "HARNESS ERROR"}
+
+
+@dataclass
+class Turn:
+    """One turn as shown side by side: the output between two typed lines."""
+    index: int
+    typed: str | None  # the line typed before this turn (None for turn 0)
+    expected: str | None  # None: the expected run has no such turn
+    actual: str | None
+    equal: bool
+
+
+@dataclass
+class CaseResult:
+    name: str
+    description: str
+    rubric: str
+    points: float
+    visibility: str
+    status: str = FAILED  # one of STATUSES
+    reason: str = ""  # one line for a person
+    hint: str | None = None  # "would pass if trailing whitespace were ignored"
+    typed: list[str] = field(default_factory=list)
+    expected: list[dict] = field(default_factory=list)
+    expected_end: End | None = None
+    actual: list[dict] = field(default_factory=list)
+    actual_end: End | None = None
+    detail: str = ""  # how the run ended, for a person
+    policy: str = ""  # the comparison policy, described
+    turns: list[Turn] = field(default_factory=list)
+    first_divergence: int | None = None  # index into turns of the first unequal turn
+    notes: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    command: list[str] = field(default_factory=list)
+    runs: int = 0
+    charged_to: str | None = None  # an ungradable case: the rubric item it counts against
+    value: float = 0.0  # the points of the total this case carries (set by scoring)
+    earned: float = 0.0  # of `value`, earned (set by scoring)
+
+    @property
+    def passed(self) -> bool:
+        return self.status == PASSED
+
+
+@dataclass
+class ItemScore:
+    id: str
+    title: str
+    weight: float
+    graded: bool  # False: graded by a person, listed but not counted
+    counted: bool  # False: no case of the item could be graded on this run (left out of the total)
+    earned: float
+    cases_passed: int
+    cases_gradable: int
+    cases_ungradable: int
+    charges: int  # ungradable cases of any item charged to this one
+
+
+@dataclass
+class BuildSummary:
+    """What a report says about building one target."""
+    target: str
+    language: str | None
+    ok: bool
+    reason: str = ""
+    log: str = ""
+    diagnosis: str = ""
+    findings: list[str] = field(default_factory=list)
+    intake: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+@dataclass
+class SubmissionResult:
+    submission: str  # the path graded
+    name: str  # unique among the submissions of one grading: the report folder's name
+    game: str
+    title: str
+    milestone: str | None
+    sandbox: str  # how submissions were confined ("bubblewrap" or "none")
+    status: str  # graded | build-failed | missing-files | harness-error
+    builds: dict[str, BuildSummary]
+    cases: list[CaseResult]
+    items: list[ItemScore]
+    earned: float
+    possible: float
+    version: int = FORMAT_VERSION
+
+    @property
+    def percent(self) -> float:
+        return round(100.0 * self.earned / self.possible, 2) if self.possible else 0.0
+
+    @property
+    def passed(self) -> int:
+        return sum(1 for case in self.cases if case.passed)
+
+    @property
+    def total(self) -> int:
+        return len(self.cases)
+
+    @property
+    def all_passed(self) -> bool:
+        return self.passed == self.total
+
+    def to_json(self) -> dict:
+        data = _plain(self)
+        data.update(percent=self.percent, passed=self.passed, total=self.total)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict) -> "SubmissionResult":
+        data = {k: v for k, v in data.items() if k not in ("percent", "passed", "total")}
+        data["builds"] = {t: BuildSummary(**b) for t, b in data["builds"].items()}
+        data["items"] = [ItemScore(**i) for i in data["items"]]
+        data["cases"] = [_case_from_json(c) for c in data["cases"]]
+        return cls(**data)
+
+
+def _case_from_json(data: dict) -> CaseResult:
+    data = dict(data)
+    data["turns"] = [Turn(**t) for t in data["turns"]]
+    for key in ("expected_end", "actual_end"):
+        data[key] = End.parse(data[key]) if data[key] is not None else None
+    return CaseResult(**data)
+
+
+def _plain(value):
+    """Dataclasses as dicts (fields in order), an End as its plain value."""
+    if isinstance(value, End):
+        return value.value
+    if hasattr(value, "__dataclass_fields__"):
+        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
