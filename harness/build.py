@@ -270,27 +270,25 @@ def compile_sources(steps: list[str], values: dict, result: Build) -> Compiled:
     return Compiled(True, "".join(log))
 
 
-def _error_in_extras(log: str, extras: list[str]) -> bool:
-    """The first error is in one of the extra files, or is the linker's."""
-    error = diagnose.first_error(log)
-    return any(error.startswith(f"{name}:") for name in extras) or "undefined reference" in error \
-        or "multiple definition" in error
-
-
 def compile_with_fallback(lang: Language, staged: Staged, values: dict, result: Build) -> Compiled:
-    """Compile everything; if the first error is in an extra file (a stray test or an old copy),
-    compile again without the extras and say so."""
+    """Compile everything; if every error is in extra files (a stray test, an old copy), compile
+    again without those files and say so. Otherwise the first build's failure stands."""
     steps = lang.build if lang.build is not None else RECIPES[lang.name]["build"]
     compiled = compile_sources(steps, {**values, "sources": staged.sources}, result)
-    if compiled.ok or not staged.extras or not _error_in_extras(compiled.log, staged.extras):
+    in_error = diagnose.files_in_error(compiled.log)
+    if compiled.ok or not in_error or not in_error <= set(staged.extras):
         return compiled
+    kept = [name for name in staged.extras if name not in in_error]
     shutil.rmtree(values["out"], ignore_errors=True)
     Path(values["out"]).mkdir()
-    again = compile_sources(steps, {**values, "sources": staged.required}, result)
+    for name in in_error:
+        (staged.folder / name).unlink()
+    again = compile_sources(steps, {**values, "sources": staged.required + kept}, result)
     if not again.ok:
         return compiled
-    staged.notes.append(f"built without {', '.join(staged.extras)}: with them the build failed "
-                        f"({diagnose.first_error(compiled.log)})")
+    staged.extras = kept
+    staged.notes.append(f"built without {', '.join(sorted(in_error))}: "
+                        f"the errors were there only ({diagnose.first_error(compiled.log)})")
     return Compiled(True, compiled.log + again.log)
 
 

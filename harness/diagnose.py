@@ -28,6 +28,19 @@ _PAUSE = re.compile(r'\bsystem\s*\(\s*"pause"\s*\)')
 _MISSING_INCLUDE = re.compile(r"note: '(?P<name>[\w:]+)' is defined in header '<(?P<header>[\w./]+)>'; "
                               r"(?:did you forget|this is probably fixable by adding)")
 _FORGOT_INCLUDE = re.compile(r"did you forget to '#include <(?P<header>[\w./]+)>'")
+# Names a program often uses without their header, which other compilers' headers pull in.
+_HEADERS = {
+    "iomanip": ("setw", "setprecision", "setfill", "put_time", "quoted"),
+    "cmath": ("sqrt", "pow", "floor", "ceil", "fabs", "round"),
+    "cstdlib": ("rand", "srand", "exit", "atoi", "abs", "system"),
+    "ctime": ("time", "clock"),
+    "cstring": ("strlen", "strcpy", "strcmp", "strcat", "memset"),
+    "string": ("string", "getline", "to_string", "stoi"),
+    "algorithm": ("sort", "max", "min", "swap", "reverse", "find", "count"),
+    "limits": ("numeric_limits",),
+    "sstream": ("stringstream", "istringstream", "ostringstream"),
+}
+_UNDECLARED = re.compile(r"error: '(?:std::)?(\w+)' (?:was not declared in this scope|is not a member of 'std')")
 _JAVA_PUBLIC = re.compile(r"class (\w+) is public, should be declared in a file named (\w+\.java)")
 _JAVA_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.M)
 
@@ -41,8 +54,19 @@ def strip_comments(text: str, strings: bool = True) -> str:
     return re.sub(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"', blank, text, flags=re.S)
 
 
+def _plain(log: str) -> str:
+    """g++ quotes with ‘ ’ in a UTF-8 locale: plain quotes, so messages read the same anywhere."""
+    return log.replace("\u2018", "'").replace("\u2019", "'")
+
+
+def files_in_error(log: str) -> set[str]:
+    """The files the compiler reported an error in."""
+    return {m["loc"].split(":")[0] for m in _ERROR_LINES[0].finditer(_plain(log))}
+
+
 def first_error(log: str) -> str:
     """The first error the compiler or linker reported, with its place; "" if none."""
+    log = _plain(log)
     for pattern in _ERROR_LINES:
         match = pattern.search(log)
         if match:
@@ -55,7 +79,7 @@ def first_error(log: str) -> str:
 
 def hints(language: str, log: str, sources: dict[str, str]) -> list[str]:
     """One line per non-portable construct found in the sources or named by the compiler."""
-    found = []
+    found, log = [], _plain(log)
     code = {name: strip_comments(text, strings=False) for name, text in sources.items()}
     if language == "cpp":
         for pattern, in_log, message in _CPP_HINTS:
@@ -68,6 +92,11 @@ def hints(language: str, log: str, sources: dict[str, str]) -> list[str]:
         if not any("#include" in line and "add" in line for line in found):
             for header in dict.fromkeys(m["header"] for m in _FORGOT_INCLUDE.finditer(log)):
                 found.append(f"add `#include <{header}>` (g++ suggests it)")
+        for name in dict.fromkeys(m[1] for m in _UNDECLARED.finditer(log)):
+            header = next((h for h, names in _HEADERS.items() if name in names), None)
+            if header and not any(f"<{header}>" in line for line in found):
+                found.append(f"add `#include <{header}>`: {name} is declared there "
+                             "(other compilers' headers may include it for you)")
         where = _where(_PAUSE, code)
         if where:
             found.append(f"{where}: system(\"pause\") waits for a key on Windows only; here it prints "
