@@ -290,6 +290,41 @@ class GameState:
         (self.flip if move.action == "f" else self.play)(move.value)
 
 
+_STATE_LINE = re.compile(r"^([ \t]*Game state:[ \t]*)(.*?)([ \t\r]*)$", re.M)
+
+
+def _lenient_state(text: str) -> str | None:
+    """A state string as a GameState.toString() with small formatting slips may print it (spaces,
+    unsorted parts, `||` for an empty middle, a missing `+`), in the canonical form; None if
+    it does not read as a state at all."""
+    parts = re.sub(r"\s+", "", text).split("|")
+    if len(parts) != 3:
+        return None
+    halves = []
+    for part in parts:
+        pair = part.split("+")
+        if len(pair) == 1:
+            pair.append("")
+        if len(pair) != 2 or not all(re.fullmatch(r"[1-6]*", side) for side in pair):
+            return None
+        halves.append(["".join(sorted(side)) for side in pair])
+    if len(halves[1][1]) > 1:
+        return None
+    return "|".join("+".join(pair) for pair in halves)
+
+
+def canonical_states(text: str) -> str:
+    """Every `Game state: ...` line with its state read leniently and written canonically.
+
+    The grader applies this to a program's runner output before comparing, so the `game` item
+    judges the states (the facts of the game) and only the `to-string` item judges how
+    toString() writes them. A line that does not read as a state is left as it is."""
+    def canonical(match):
+        state = _lenient_state(match.group(2))
+        return match.group(1) + state + match.group(3) if state is not None else match.group(0)
+    return _STATE_LINE.sub(canonical, text) if "Game state:" in text else text
+
+
 def illegal_attempts(state: GameState, move: Move) -> list:
     """Illegal move texts to type before the legal `move` (sorted; see the docstring)."""
     attempts = set()
