@@ -118,8 +118,9 @@ def cmd_record(args) -> int:
         raise InputError(f"--rubric {rubric!r} is not a graded item of {args.game}; use one of: {', '.join(i.id for i in items)}")
     if args.output.exists() and not args.force:
         raise InputError(f"{args.output} exists; pass --force to overwrite it, or give another name")
-    extra = ["--seed", str(args.seed)] if args.seed is not None else []
-    command = spec.reference_command(milestone, target, list(args.args) + extra)
+    if args.seed is not None and not spec.seed_option:
+        raise InputError(f"--seed: {args.game} has no seed_option in its spec, so its reference takes no seed")
+    command = spec.reference_command(milestone, target, list(args.args) + spec.seed_args(args.seed))
     print(f"Recording {spec.title}: play; end the game or press Ctrl-D to stop.", file=sys.stderr)
     with Workdir() as home:
         run = runner.run(command, env=reference_env(home), cwd=home, inputs=TerminalInputs(),
