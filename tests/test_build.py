@@ -5,6 +5,7 @@ javac and g++ builds of small programs made here; each built program is run on a
 import io
 import subprocess
 import tarfile
+import tempfile
 import time
 from pathlib import Path
 
@@ -199,3 +200,25 @@ def test_a_catastrophic_pattern_finishes_quickly_with_a_finding():
     assert found[0] == "game.cpp:1: only a's: " + "a" * 40
     assert found[1] == (f"game.cpp: the check \"backtracks\" took longer than {source_checks.CHECK_SECONDS:g} s "
                         "and was stopped (not reported either way)")
+
+
+def test_a_student_package_meets_the_course_classes_in_the_default_package(tmp_path):
+    flip = specs.load("flip", ROOT)
+    source = (ROOT / "examples" / "flip" / "correct-bags" / "GameState.java").read_text()
+    sub = _write(tmp_path / "s", {"src/flip/GameState.java": "package flip;\n" + source})
+    built = _build(sub, flip, "runner")
+    try:
+        assert built.ok, built.reason
+        assert "package flip removed so the course's classes (default package) see the student's" in built.intake
+        assert built.run[-2] == "FlipRunner"
+    finally:
+        builder.cleanup(built)
+
+
+def test_the_build_folder_is_removed_when_staging_fails(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "scratch"))
+    (tmp_path / "scratch").mkdir()
+    sub = _write(tmp_path / "s", {"reversi.py": "print('x')\n" * (1024 * 1024 // 11 + 1)})  # over 1 MB
+    built = _build(sub, REVERSI)
+    assert not built.ok and built.reason == "reversi.py is larger than 1024 KB"
+    assert list((tmp_path / "scratch").iterdir()) == []
