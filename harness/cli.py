@@ -249,6 +249,8 @@ def _write_gradebook(results, names, folder: Path) -> None:
 def cmd_check(args) -> int:
     spec, milestone = specs.parse_game(args.game)
     found = _load_cases(spec, milestone, public_only=True)
+    if not sandbox.available():
+        print("note: bubblewrap is not installed, so your program runs without the sandbox", file=sys.stderr)
     result = _grade_one(spec, milestone, found, args.submission)
     terminal.render(result)
     terminal.explain_failures(result)

@@ -20,6 +20,7 @@ from harness import compare, runner, sandbox, scoring
 from harness.cases import Case
 from harness.environment import Workdir, child_env, reference_env
 from harness.outcome import End
+from harness.safe_text import cap
 from harness.results import FAILED, HARNESS_ERROR, PASSED, UNGRADABLE, BuildSummary, CaseResult, SubmissionResult
 from harness.spec import Spec
 from harness.starts import MISSING, RULES, UNPLAYABLE, Rerun, StartProblem, StrategyInputs, expected_from_start
@@ -198,6 +199,20 @@ def run_case(spec: Spec, case: Case, build: builder.Build) -> CaseResult:
         result.runs = attempt + 1
         if result.status != PASSED:
             break
+    return _bounded(result)
+
+
+STORED_CHARS = 8000  # of one output event or turn kept in a result (the comparison saw it all)
+REASON_CHARS = 2000
+
+
+def _bounded(result: CaseResult) -> CaseResult:
+    """A flood of output stays out of the reports: first and last part kept, the cut marked."""
+    result.actual = [{"out": cap(e["out"], STORED_CHARS)} if "out" in e else e for e in result.actual]
+    for turn in result.turns:
+        turn.actual = cap(turn.actual, STORED_CHARS) if turn.actual is not None else None
+    result.reason = cap(result.reason, REASON_CHARS)
+    result.detail = cap(result.detail, REASON_CHARS)
     return result
 
 
@@ -306,20 +321,35 @@ class Grader:
         try:
             if builds is None:
                 for target in targets:
-                    made[target] = builder.build(submission, spec, target)
+                    made[target] = _build(submission, spec, target)
                 builds = made
             jobs = [Job(spec, case, builds[case.target]) for case in cases if builds[case.target].ok]
             ran = iter(self.run_cases(jobs))
             results = [next(ran) if builds[c.target].ok else _not_run(c, builds[c.target]) for c in cases]
         finally:
             for build in made.values():
-                builder.cleanup(build)
+                try:
+                    builder.cleanup(build)
+                except OSError:
+                    pass  # a folder the program made undeletable must not cost the other submissions
         items, earned, possible = scoring.score(spec, spec.items(milestone), results)
         return SubmissionResult(
             submission=str(submission), name=name or submission_name(submission), game=spec.game, title=spec.title,
             milestone=milestone, sandbox=sandbox_mode(builds), status=_status(builds, results),
             builds={t: summary(b) for t, b in builds.items()}, cases=results, items=items, earned=earned,
             possible=possible)
+
+
+def _build(submission: Path, spec: Spec, target: str) -> builder.Build:
+    """A build that raises is this submission's verdict, not the batch's end."""
+    try:
+        return builder.build(submission, spec, target)
+    except Exception:
+        problem = traceback.format_exc()
+        failed = builder.Build(target, None, False)
+        failed.reason = f"the harness failed while building (not the program's fault): {problem.strip().splitlines()[-1]}"
+        failed.log = problem
+        return failed
 
 
 def sandbox_mode(builds: dict[str, builder.Build]) -> str:
