@@ -67,7 +67,8 @@ class Spec:
         return {**self.__dict__, "document": None}
 
     def reference_command(self, milestone: str | None, target: str, extra: list[str]) -> list[str]:
-        command = [sys.executable if part == "{python}" else part for part in shlex.split(self.reference)]
+        command = [sys.executable if part == "{python}" else part.replace("{spec}", str(self.folder))
+                   for part in shlex.split(self.reference)]
         if milestone:
             command += [str(a) for a in self.milestones[milestone].get("reference_args", [])]
         return command + self.targets[target].reference_args + [str(a) for a in extra]
@@ -245,7 +246,7 @@ def _check_references(spec: Spec) -> None:
         if item.milestone is not None and item.milestone not in spec.milestones:
             raise InputError(f"rubric item {item.id!r} names milestone {item.milestone!r}, which is not under milestones:",
                              doc.path, doc.line_of(["rubric", index, "milestone"]))
-    _check_template(doc, ["reference"], spec.reference, {"python"})
+    _check_template(doc, ["reference"], spec.reference, {"python", "spec"})
     if spec.random_start:
         _check_regex(doc, ["random_start", "capture"], spec.random_start["capture"])
         for index, target in enumerate(spec.random_start.get("targets", [])):

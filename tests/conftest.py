@@ -5,14 +5,40 @@ from pathlib import Path
 
 import pytest
 
+from harness import cases as caseload
+from harness import grading
+from harness import spec as specs
+
 ROOT = Path(__file__).resolve().parent.parent
+# The harness's own test game (tests/fixture/README.md), laid out as a project root.
+FIXTURE = Path(__file__).resolve().parent / "fixture"
+SAMPLES = FIXTURE / "samples"
+
+
+def _env(extra: dict | None = None) -> dict:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    env.update(extra or {})
+    return env
 
 
 @pytest.fixture
 def harness_cli():
     """Run the real `harness` command line; returns the CompletedProcess."""
-    def run(*args, cwd=None, input=None):
-        env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    def run(*args, cwd=None, input=None, env=None):
         return subprocess.run([sys.executable, "-m", "harness.cli", *map(str, args)], cwd=cwd or ROOT,
-                              env=env, input=input, capture_output=True, text=True, timeout=600)
+                              env=_env(env), input=input, capture_output=True, text=True, timeout=600)
     return run
+
+
+@pytest.fixture(scope="session")
+def tally():
+    """The fixture game's spec and its cases, loaded as the harness loads a course game."""
+    spec, milestone = specs.parse_game("tally", FIXTURE)
+    return spec, caseload.load_all(spec, milestone)
+
+
+@pytest.fixture(scope="session")
+def grader():
+    """One pool of case workers for every test that grades (a pool starts in about a second)."""
+    with grading.Grader() as shared:
+        yield shared

@@ -1,0 +1,212 @@
+"""Grading end to end on the fixture game (tests/fixture): real builds, real runs, real reference.
+
+Every expected number comes from the fixture's spec and cases: which cases a sample fails is
+said by a rule over the cases (what they type, what they compare, how the reference ends
+them), and the percentage follows from the rubric weights and case points as README's
+"Scores" section states it.
+"""
+import dataclasses
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from harness import cases as caseload
+from harness import spec as specs
+from harness.outcome import End
+from harness.results import FAILED, HARNESS_ERROR, PASSED, UNGRADABLE
+from tests.conftest import FIXTURE, SAMPLES
+
+LEGAL = ("1", "2", "3")  # the handout's legal additions
+
+
+def typed(case) -> list[str]:
+    """The lines a case types (for a strategy, the moves it repeats)."""
+    if case.strategy is None:
+        return case.prefix
+    return ["1"] if case.strategy["strategy"] == "ones" else [str(m) for m in case.strategy["moves"]]
+
+
+def is_number(line: str) -> bool:
+    return line.strip().lstrip("+-").isdigit()
+
+
+def expected_percent(spec, cases, failing: set[str]) -> float:
+    """Each graded item's weight times the share of its case points that passed, over the graded weights."""
+    earned = possible = 0.0
+    for item in spec.rubric:
+        mine = [c for c in cases if c.rubric == item.id]
+        if not item.graded or not mine:
+            continue
+        passed = sum(c.points for c in mine if c.name not in failing)
+        earned += item.points * passed / sum(c.points for c in mine)
+        possible += item.points
+    return round(100 * earned / possible, 2)
+
+
+def reaches_goal(case) -> bool:
+    return case.expected_end == End.exited(0)
+
+
+# sample -> (the cases it fails, the rubric items it loses): each rule says why, from the case.
+RULES = {
+    "correct": (lambda spec, case: False, set()),
+    "correct-cpp": (lambda spec, case: False, set()),
+    # every legal number adds 1: the cases that type 2 or 3
+    "bug-add": (lambda spec, case: any(line in ("2", "3") for line in typed(case)), {"add"}),
+    # any whole number is taken: the cases that type one outside 1-3
+    "bug-illegal": (lambda spec, case: any(is_number(x) and x not in LEGAL for x in typed(case)), {"illegal"}),
+    # keeps asking at exactly 10: the cases the reference plays to the goal
+    "bug-end": (lambda spec, case: reaches_goal(case), {"end"}),
+    # a banner is an extra line: the cases whose policy does not ignore extra lines
+    "variant-banner": (lambda spec, case: not spec.policy(case.rubric, case.compare)["ignore_extra_lines"],
+                       {"prompt"}),
+    # its own refusal wording: the cases that type a refused line and do not read the example wording
+    "variant-wording": (lambda spec, case: any(x not in LEGAL for x in typed(case))
+                        and not spec.policy(case.rubric, case.compare)["messages"], set()),
+    # starts against the rules half the time: only the setup item's cases see them; the others draw again
+    "bug-start-range": (lambda spec, case: case.rubric == spec.random_start["rubric"], {"setup"}),
+    # sometimes shows a 6 (already at the goal): drawn again, never charged
+    "variant-six": (lambda spec, case: False, set()),
+    # a word ends it with a traceback: the cases that type one
+    "bug-crash": (lambda spec, case: any(not is_number(x) for x in typed(case)), {"illegal", "end"}),
+}
+
+
+@pytest.mark.parametrize("sample", list(RULES))
+def test_a_sample_loses_exactly_what_its_bug_touches(sample, tally, grader):
+    spec, cases = tally
+    rule, items = RULES[sample]
+    failing = {c.name for c in cases if rule(spec, c)}
+    assert {c.rubric for c in cases if c.name in failing} == items  # the fixture shows the bug where it says
+
+    result = grader.grade(spec, None, cases, SAMPLES / sample)
+
+    assert result.status == "graded", result.builds
+    statuses = {c.name: c.status for c in result.cases}
+    assert {n for n, s in statuses.items() if s != PASSED} == failing, {c.name: c.reason for c in result.cases}
+    assert set(statuses.values()) <= {PASSED, FAILED}
+    lost = {i.id for i in result.items if i.counted and i.earned < i.weight}
+    assert lost == items
+    assert result.percent == pytest.approx(expected_percent(spec, cases, failing), abs=0.01)
+    assert result.possible == sum(i.points for i in spec.rubric if i.graded)
+
+
+def test_the_percentages_the_rules_give(tally):
+    """The rules above in numbers: a one-bug sample keeps the weights of the items it does not lose."""
+    spec, cases = tally
+    graded = sum(i.points for i in spec.rubric if i.graded)
+    weight = {i.id: i.points for i in spec.rubric}
+    for sample in ("bug-add", "bug-illegal", "bug-end", "variant-banner", "bug-start-range"):
+        rule, (item,) = RULES[sample]
+        failing = {c.name for c in cases if rule(spec, c)}
+        assert failing == {c.name for c in cases if c.rubric == item}  # the whole item, nothing else
+        assert expected_percent(spec, cases, failing) == round(100 * (graded - weight[item]) / graded, 2)
+
+
+def _only(cases, *names):
+    chosen = [c for c in cases if c.name in names]
+    assert len(chosen) == len(names)
+    return chosen
+
+
+def test_a_start_against_the_rules_fails_setup_and_is_charged_to_it_elsewhere(tally, grader):
+    spec, cases = tally
+    setup = spec.random_start["rubric"]
+    chosen = _only(cases, "setup-start", "add-two")
+    result = grader.grade(spec, None, chosen, SAMPLES / "bug-start-seven")
+    by_name = {c.name: c for c in result.cases}
+    # the setup item's own case looks for exactly this: it fails
+    assert by_name["setup-start"].status == FAILED
+    assert "'7' breaks the rules" in by_name["setup-start"].reason
+    # another item's case never gets a start within the rules: not gradable, charged to setup
+    assert by_name["add-two"].status == UNGRADABLE
+    assert by_name["add-two"].charged_to == setup
+    items = {i.id: i for i in result.items}
+    assert items[setup].charges == 1 and items[setup].counted and items[setup].earned == 0
+    assert not items["add"].counted  # no case of it could be graded: left out of the total
+    assert result.possible == items[setup].weight
+    assert result.percent == 0
+    # the charge is one failed point of setup beside setup-start's own points
+    assert by_name["add-two"].value == pytest.approx(items[setup].weight / (by_name["setup-start"].points + 1))
+
+
+def test_an_unplayable_start_is_drawn_again_and_never_charged(tally, grader):
+    spec, cases = tally
+    result = grader.grade(spec, None, _only(cases, "setup-start", "add-two"), SAMPLES / "bug-always-six")
+    assert [c.status for c in result.cases] == [UNGRADABLE, UNGRADABLE]
+    assert all(c.charged_to is None for c in result.cases)
+    assert all("shows no game" in c.reason for c in result.cases)
+    assert all(not i.counted and i.charges == 0 for i in result.items)
+    assert result.possible == 0
+
+
+def test_a_program_that_hangs_times_out_and_the_others_are_graded(tally, grader):
+    spec, cases = tally
+    hangs = {c.name for c in cases if any(is_number(x) and x not in LEGAL for x in typed(c))}
+    assert hangs
+    quick = [dataclasses.replace(c, limits={"turn_seconds": 1}) for c in cases]
+    result = grader.grade(spec, None, quick, SAMPLES / "bug-hang")
+    statuses = {c.name: c.status for c in result.cases}
+    assert {n for n, s in statuses.items() if s != PASSED} == hangs
+    for case in result.cases:
+        if case.name in hangs:
+            assert case.actual_end == End("timeout") and "timed out" in case.reason.lower() or \
+                "1 s" in case.reason, case.reason
+            assert case.seconds < 5
+
+
+def test_a_case_the_reference_cannot_plan_is_a_harness_error_and_the_rest_are_graded(tally, grader, tmp_path):
+    spec, cases = tally
+    broken = tmp_path / "end-unknown-strategy.yaml"
+    original = next(c for c in cases if c.strategy is not None)
+    broken.write_text(original.path.read_text(encoding="utf-8").replace(
+        f"strategy: {original.strategy['strategy']}", "strategy: zigzag", 1), encoding="utf-8")
+    odd = caseload.load_case(broken, spec)
+    assert odd.strategy["strategy"] == "zigzag"
+    result = grader.grade(spec, None, [*cases, odd], SAMPLES / "correct")
+    by_name = {c.name: c for c in result.cases}
+    assert by_name[odd.name].status == HARNESS_ERROR
+    assert "zigzag" in by_name[odd.name].reason
+    assert all(c.status == PASSED for c in result.cases if c.name != odd.name)
+    assert result.status == "harness-error"
+    assert result.percent == 100.0  # a harness error counts against nobody
+
+
+CRASHING_REFERENCE = '''
+import runpy, sys
+if "--start" in sys.argv and "--plan" not in sys.argv:
+    raise RuntimeError("the reference itself is broken")
+sys.argv[0] = {real!r}
+runpy.run_path({real!r}, run_name="__main__")
+'''
+
+ALWAYS_FOUR = textwrap.dedent('''
+    total, turns = 4, 0
+    print("Start:", total)
+    while total < 10:
+        k = int(input("Add? "))
+        total += k
+        turns += 1
+        print("Now", total)
+    print("Done in", turns, "turns")
+''')
+
+
+@pytest.mark.xfail(strict=True, reason="harness/starts.py expected_from_start: a reference that fails on --start "
+                                       "(exit 1) becomes the expected transcript, so the program is failed")
+def test_a_reference_that_crashes_on_a_start_is_a_harness_error(tally, grader, tmp_path):
+    _, cases = tally
+    project = tmp_path / "project"
+    shutil.copytree(FIXTURE / "specs", project / "specs")
+    folder = project / "specs" / "tally"
+    (folder / "crashing.py").write_text(CRASHING_REFERENCE.format(real=str(folder / "tally.py")))
+    spec_file = folder / "spec.yaml"
+    spec_file.write_text(spec_file.read_text().replace("{spec}/tally.py", "{spec}/crashing.py"))
+    spec = specs.load("tally", project)
+    program = tmp_path / "always-four"
+    program.mkdir()
+    (program / "tally.py").write_text(ALWAYS_FOUR)
+    result = grader.grade(spec, None, _only(cases, "add-two"), program)
+    assert [c.status for c in result.cases] == [HARNESS_ERROR], result.cases[0].reason

@@ -1,0 +1,121 @@
+"""Scoring on made-up case results (no processes): the README's rule, and numbers that add up.
+
+The rubric is the fixture game's (tests/fixture/specs/tally/spec.yaml); the expected numbers
+are worked out here from its weights by the rule in README's "Scores" section.
+"""
+import math
+
+import pytest
+
+from harness import scoring
+from harness.reports import exports
+from harness.results import FAILED, HARNESS_ERROR, PASSED, UNGRADABLE, CaseResult, SubmissionResult
+
+
+def case(name, rubric, status, points=1, charged_to=None, visibility="public", reason=""):
+    return CaseResult(name, f"{name} described", rubric, points, visibility, status, reason=reason,
+                      charged_to=charged_to)
+
+
+def scored(spec, cases, status="graded") -> SubmissionResult:
+    items, earned, possible = scoring.score(spec, spec.items(None), cases)
+    return SubmissionResult(submission="made-up", name="made-up", game=spec.game, title=spec.title, milestone=None,
+                            sandbox="none", status=status, builds={}, cases=cases, items=items, earned=earned,
+                            possible=possible)
+
+
+@pytest.fixture
+def weights(tally):
+    spec, _ = tally
+    return {item.id: item.points for item in spec.rubric}
+
+
+def graded_total(spec) -> float:
+    return math.fsum(item.points for item in spec.rubric if item.graded)
+
+
+def assert_gradescope_adds_up(result: SubmissionResult) -> dict:
+    report = exports.gradescope(result)
+    scores = [t["score"] for t in report["tests"]]
+    assert round(math.fsum(scores), scoring.DIGITS) == report["score"]
+    assert report["score"] == pytest.approx(result.earned, abs=10 ** -scoring.DIGITS)
+    assert round(math.fsum(t["max_score"] for t in report["tests"]), scoring.DIGITS) == result.possible
+    assert all(0 <= t["score"] <= t["max_score"] for t in report["tests"])
+    return report
+
+
+def test_ungradable_cases_count_against_setup_and_harness_errors_against_nobody(tally, weights):
+    spec, _ = tally
+    setup = spec.random_start["rubric"]
+    cases = [
+        case("setup-start", setup, PASSED),
+        case("prompt", "prompt", PASSED),
+        case("add-a", "add", UNGRADABLE, charged_to=setup),
+        case("add-b", "add", PASSED, points=2),
+        case("illegal-a", "illegal", UNGRADABLE, charged_to=setup),
+        case("illegal-b", "illegal", FAILED),
+        case("end-a", "end", PASSED, points=2),
+        case("end-b", "end", HARNESS_ERROR),
+    ]
+    result = scored(spec, cases)
+    items = {i.id: i for i in result.items}
+    # setup: its own point passed, two charges failed -> a third of its weight
+    assert items[setup].charges == 2
+    assert items[setup].earned == pytest.approx(round(weights[setup] / 3, scoring.DIGITS))
+    # add: only add-b could be graded, and it passed; illegal: only illegal-b, failed
+    assert items["add"].earned == weights["add"] and items["add"].cases_ungradable == 1
+    assert items["illegal"].earned == 0 and items["illegal"].counted
+    # end: the harness error is left out; end-a passed
+    assert items["end"].earned == weights["end"] and items["end"].cases_gradable == 1
+    assert "style" in items and not items["style"].graded and not items["style"].counted
+    assert result.possible == graded_total(spec)
+    expected = weights[setup] / 3 + weights["prompt"] + weights["add"] + weights["end"]
+    assert result.earned == pytest.approx(expected, abs=1e-4)
+    by_name = {c.name: c for c in cases}
+    assert by_name["end-b"].value == 0 and by_name["end-b"].earned == 0
+    # a third each, rounded so that the three shares make the weight exactly
+    shares = [by_name[n].value for n in ("setup-start", "add-a", "illegal-a")]
+    assert math.fsum(shares) == weights[setup] and len(set(shares)) == 2
+    report = assert_gradescope_adds_up(result)
+    assert report["score"] == round(expected, scoring.DIGITS)
+
+
+def test_a_failed_build_scores_zero_on_every_counted_item(tally):
+    spec, cases = tally
+    results = [case(c.name, c.rubric, FAILED, points=c.points, visibility=c.visibility,
+                    reason="not run: the build failed") for c in cases]
+    result = scored(spec, results, status="build-failed")
+    assert result.earned == 0 and result.percent == 0
+    assert result.possible == graded_total(spec)
+    assert all(i.counted for i in result.items if i.graded)
+    report = assert_gradescope_adds_up(result)
+    assert report["score"] == 0
+    hidden = {c.name for c in cases if c.visibility == "hidden"}
+    assert hidden and {t["name"].split(" ")[0] for t in report["tests"] if t["visibility"] == "after_due_date"} == hidden
+
+
+def test_an_item_with_no_gradable_case_is_left_out_of_the_total(tally, weights):
+    spec, cases = tally
+    setup = spec.random_start["rubric"]
+    results = [case(c.name, c.rubric, UNGRADABLE if c.rubric == "add" else PASSED, points=c.points,
+                    charged_to=setup if c.rubric == "add" else None) for c in cases]
+    result = scored(spec, results)
+    items = {i.id: i for i in result.items}
+    assert not items["add"].counted
+    assert result.possible == graded_total(spec) - weights["add"]
+    setup_points = sum(c.points for c in cases if c.rubric == setup)
+    charges = sum(1 for c in cases if c.rubric == "add")
+    assert items[setup].charges == charges
+    assert items[setup].earned == pytest.approx(weights[setup] * setup_points / (setup_points + charges), abs=1e-4)
+    assert result.earned == pytest.approx(result.possible - weights[setup] + items[setup].earned, abs=1e-4)
+    assert_gradescope_adds_up(result)
+
+
+def test_case_points_weigh_within_an_item(tally, weights):
+    spec, _ = tally
+    result = scored(spec, [case("end-a", "end", PASSED, points=2), case("end-b", "end", FAILED, points=1)])
+    items = {i.id: i for i in result.items}
+    assert items["end"].earned == pytest.approx(weights["end"] * 2 / 3, abs=1e-4)
+    assert [i.id for i in result.items if i.counted] == ["end"]
+    assert result.possible == weights["end"]
+    assert_gradescope_adds_up(result)
