@@ -154,10 +154,15 @@ def run(command: list[str], *, env: dict, cwd: str, inputs, limits: Limits, echo
     child.delayafterclose = 0
     child.delayafterterminate = 0
     child.ptyproc.delayafterclose = 0
+    result = None
     try:
-        return _Session(child, inputs, limits, started, echo).drive()
+        result = _Session(child, inputs, limits, started, echo).drive()
+        return result
     finally:
-        _kill_everything(child, before)
+        usage = _kill_everything(child, before)
+        said = usage.describe(cgroups.TreeLimits(limits.memory_bytes, limits.tasks)) if usage else ""
+        if result is not None and said:
+            result.notes.append(said)
         try:
             child.ptyproc.delayafterterminate = 0
             child.wait()  # reap the killed program now, so close() has nothing to wait for

@@ -1,0 +1,2 @@
+// Never compiles: the compiler reads an endless file.
+#include </dev/random>

@@ -1,0 +1,314 @@
+"""Hostile submissions, graded through the public grading API: each attack gets a clear verdict,
+leaves no process behind, reads no byte of any case, writes nothing outside its run, and a
+submission graded beside it in the same batch keeps its grade.
+
+The attacks live in tests/adversarial/; each is small and quick. Each one re-runs itself once
+with a marker argument (the `_mark` openings), so every process it leaves can be found by its
+command line. Attacks that only the sandbox stops skip where bubblewrap cannot run; attacks on
+whole-tree limits skip where no control group can be made (the reason is shown).
+"""
+import hashlib
+import json
+import os
+import shutil
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from harness import build as builder
+from harness import cases as caseload
+from harness import cgroups, grading, limits, sandbox
+from harness import spec as specs
+from harness.safe_text import visible
+from tests.conftest import ROOT
+
+ATTACKS = Path(__file__).parent / "adversarial"
+SANDBOX = pytest.mark.skipif(not sandbox.available(),
+                             reason="bubblewrap is not installed or cannot make namespaces here: sandbox attacks not tried")
+GROUPS = pytest.mark.skipif(cgroups.mechanism() == "rlimits",
+                            reason="no control group can be made here: whole-tree limits not in force")
+# Attacks that would hurt the machine if they ran with the grader's rights run only sandboxed.
+
+
+@pytest.fixture(scope="module")
+def case_file() -> Path:
+    """A real case of the project: its expected transcript is what a hostile program wants."""
+    spec, milestone = specs.parse_game("silver-dollar")
+    return caseload.load_all(spec, milestone)[0].path
+
+
+@pytest.fixture
+def token() -> str:
+    return f"hostile-{uuid.uuid4().hex[:12]}"
+
+
+def _fill(text: str, **values) -> str:
+    for name, value in values.items():
+        text = text.replace(f"@{name}@", value)
+    return text
+
+
+def python_attack(folder: Path, attack: str, token: str, **values) -> Path:
+    """A Silver Dollar submission: the marker opening, then the attack."""
+    folder.mkdir(parents=True)
+    source = (ATTACKS / "_mark.py").read_text() + (ATTACKS / attack).read_text()
+    (folder / "silver_dollar.py").write_text(_fill(source, TOKEN=token, **values))
+    return folder
+
+
+def cpp_attack(folder: Path, attack: str, token: str) -> Path:
+    """A Strings and Coins submission whose game file is the attack."""
+    folder.mkdir(parents=True)
+    source = (ATTACKS / "_mark.hpp").read_text() + (ATTACKS / attack).read_text()
+    (folder / "stringcoin-game.cpp").write_text(_fill(source, TOKEN=token))
+    (folder / "stringcoin.cpp").write_text("// nothing here\n")
+    return folder
+
+
+def grade(game: str, submission: Path):
+    spec, milestone = specs.parse_game(game)
+    found = caseload.load_all(spec, milestone)[:2]
+    return grading.grade(spec, milestone, found, submission)
+
+
+def output(case) -> str:
+    return "".join(event.get("out", "") for event in case.actual)
+
+
+def left_behind(token: str) -> list[int]:
+    """Processes whose command line carries the attack's marker."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as f:
+                    if token.encode() in f.read():
+                        found.append(int(entry))
+            except OSError:
+                pass
+    return found
+
+
+def beside_correct(game: str, submission: Path, sample: str = "correct-python"):
+    """Grade `submission` and a correct sample at the same time, as one batch does."""
+    other = {}
+    thread = threading.Thread(target=lambda: other.update(result=grade(game, ROOT / "examples" / game / sample)))
+    thread.start()
+    try:
+        hostile = grade(game, submission)
+    finally:
+        thread.join()
+    return hostile, other["result"]
+
+
+def assert_intact(result) -> None:
+    problems = {c.name: c.reason for c in result.cases if c.status != "passed"}
+    assert not problems, problems
+
+
+# --- what the sandbox stops ------------------------------------------------------------------
+
+@pytest.fixture
+def case_copies(tmp_path, token, case_file):
+    """The case copied where a course keeps it: a course checkout and a person's home folder."""
+    secret = f"secret-{token}"
+    text = case_file.read_text() + f"# {secret}\n"
+    checkout = tmp_path / "course-checkout" / "cases" / "silver-dollar" / "board-1-coin.yaml"
+    home = Path("/home") / f"ta-{token}"
+    in_home = home / "course" / "cases" / "board-1-coin.yaml"
+    for path in (checkout, in_home):
+        path.parent.mkdir(parents=True)
+        path.write_text(text)
+    yield secret, [str(case_file), str(checkout), str(in_home), "/etc/shadow"]
+    shutil.rmtree(home, ignore_errors=True)
+
+
+@SANDBOX
+def test_cases_anywhere_on_disk_stay_unreadable(tmp_path, token, case_copies):
+    secret, paths = case_copies
+    for path in paths:
+        assert Path(path).read_bytes()  # the grader can read every one of them
+    submission = python_attack(tmp_path / "reader", "read_cases.py", token, PATHS=json.dumps(paths), SECRET=secret)
+    result = grade("silver-dollar", submission)
+    for case in result.cases:
+        seen = output(case)
+        assert "LEAK" not in seen and secret not in seen
+        assert "read 0 bytes" in seen
+        for path in paths:
+            assert f"hidden {path}: No such file or directory" in seen
+        uid = int(seen.split("; uid ")[1].split()[0])
+        assert uid != 0 and uid >= sandbox.UID_BASE
+        assert case.status in ("passed", "failed")  # a verdict on its game, not a harness failure
+    assert left_behind(token) == []
+
+
+@SANDBOX
+def test_a_java_program_finds_no_case_either(tmp_path, token, case_copies):
+    secret, paths = case_copies
+    submission = tmp_path / "reader-java"
+    submission.mkdir()
+    source = (ATTACKS / "ReadCases.java").read_text()
+    (submission / "PlayGame.java").write_text(source.replace("@JAVA_PATHS@", ", ".join(json.dumps(p) for p in paths)))
+    (submission / "CoinStrip.java").write_text("class CoinStrip {\n}\n")
+    result = grade("silver-dollar", submission)
+    for case in result.cases:
+        seen = output(case)
+        assert "read 0 bytes" in seen and "LEAK" not in seen
+        assert all(f"hidden {path}" in seen for path in paths)
+
+
+@SANDBOX
+def test_links_lead_nowhere(tmp_path, token, case_copies):
+    secret, paths = case_copies
+    submission = python_attack(tmp_path / "linker", "symlink_out.py", token, PATHS=json.dumps(paths[:3]))
+    (submission / "notes.txt").symlink_to(paths[1])
+    result = grade("silver-dollar", submission)
+    for case in result.cases:
+        seen = output(case)
+        assert "LEAK" not in seen
+        assert "no peek: No such file or directory" in seen
+
+
+@SANDBOX
+def test_writing_outside_its_run_changes_nothing(tmp_path, token, case_file):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("untouched\n")
+    host_tmp = Path("/tmp") / f"{token}.txt"
+    targets = [str(case_file), str(victim), str(host_tmp), str(ROOT / "harness" / "grading.py")]
+    before = {path: hashlib.sha256(Path(path).read_bytes()).hexdigest() for path in targets if Path(path).exists()}
+    submission = python_attack(tmp_path / "writer", "write_outside.py", token, PATHS=json.dumps(targets))
+    hostile, other = beside_correct("silver-dollar", submission)
+    for case in hostile.cases:
+        seen = output(case)
+        wrote = [line.split(" ", 1)[1] for line in seen.splitlines() if line.startswith("WROTE ")]
+        assert wrote == [str(host_tmp)]  # only into its own private /tmp
+        assert "refused /tmp/harness-build-" in seen  # its own build is read-only
+    after = {path: hashlib.sha256(Path(path).read_bytes()).hexdigest() for path in before}
+    assert after == before
+    assert not host_tmp.exists()
+    assert_intact(other)
+    assert left_behind(token) == []
+
+
+@SANDBOX
+def test_killing_its_parent_and_everyone_kills_only_itself(tmp_path, token):
+    submission = python_attack(tmp_path / "killer", "kill_parent.py", token)
+    hostile, other = beside_correct("silver-dollar", submission)
+    for case in hostile.cases:
+        seen = output(case)
+        # its parent is the sandbox's init, of another uid; kill(-1) finds no one else to signal
+        assert seen.count("could not kill 1: Operation not permitted") == 2  # ppid and 1: the sandbox's init
+        assert "could not kill -1: No such process" in seen and "killed " not in seen
+        assert "still here" in seen
+        assert case.status in ("passed", "failed")
+    assert_intact(other)
+    assert left_behind(token) == []
+
+
+# --- what the limits stop --------------------------------------------------------------------
+
+@GROUPS
+def test_forked_children_share_one_memory_limit(tmp_path, token):
+    submission = cpp_attack(tmp_path / "spread", "fork_spread.cpp", token)
+    result = grade("strings-and-coins", submission)
+    memory = grading.runner.Limits().memory_bytes
+    for case in result.cases:
+        seen = output(case)
+        assert "held " in seen, (case.actual_end, case.reason, seen)
+        held, killed = (int(word) for word in seen.split("held ")[1].split()[::2][:2])
+        assert held + killed == 8
+        assert held * (300 << 20) <= memory  # all of them at once would be 2.4 GB
+        assert case.status == "failed"
+    assert left_behind(token) == []
+
+
+@GROUPS
+def test_a_memory_hog_is_stopped_at_the_limit(tmp_path, token):
+    submission = python_attack(tmp_path / "hog", "memory_hog.py", token)
+    result = grade("silver-dollar", submission)
+    memory = grading.runner.Limits().memory_bytes
+    for case in result.cases:
+        seen = output(case)
+        most = max(int(line.split()[1]) for line in seen.splitlines() if line.startswith("held "))
+        assert most << 20 <= memory
+        assert str(case.actual_end) == "signal SIGKILL"
+        assert any("the memory limit (1 GiB for all its processes together) was reached" in n for n in case.notes)
+        assert case.status == "failed"
+    assert left_behind(token) == []
+
+
+@GROUPS
+def test_a_daemon_does_not_outlive_its_run(tmp_path, token):
+    submission = cpp_attack(tmp_path / "daemon", "daemon.cpp", token)
+    result = grade("strings-and-coins", submission)
+    for case in result.cases:
+        assert str(case.actual_end) == "0"  # the program itself exits at once
+    assert left_behind(token) == []
+
+
+@GROUPS
+def test_a_compile_time_bomb_fails_the_build_within_its_limits(tmp_path, token, monkeypatch):
+    # a smaller limit than the default, only to keep the test quick: the mechanism is the same
+    monkeypatch.setattr(limits, "BUILD_TREE", cgroups.TreeLimits(512 << 20, limits.BUILD_TREE.tasks))
+    submission = tmp_path / "bomb"
+    submission.mkdir()
+    (submission / "stringcoin.cpp").write_text((ATTACKS / "compile_bomb.cpp").read_text())
+    (submission / "stringcoin-game.cpp").write_text("int main() { return 0; }\n")
+    started = time.monotonic()
+    result = grade("strings-and-coins", submission)
+    took = time.monotonic() - started
+    assert took < builder.BUILD_SECONDS
+    for case in result.cases:
+        assert case.status == "failed" and "build" in case.reason
+    log = "".join(b.log for b in getattr(result, "builds", {}).values())
+    assert "the memory limit (512 MiB for all its processes together) was reached" in log
+    gone = [pid for pid in _compilers() if not all(Path(p).exists() for p in _build_folders(pid))]
+    assert gone == []
+
+
+def _compilers() -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            if entry.isdigit() and Path(f"/proc/{entry}/comm").read_text().strip() == "cc1plus":
+                found.append(int(entry))
+        except OSError:
+            pass
+    return found
+
+
+def _build_folders(pid: int) -> list[str]:
+    try:
+        words = Path(f"/proc/{pid}/cmdline").read_bytes().decode("utf-8", "replace").split("\0")
+    except OSError:
+        return []
+    return ["/".join(w.split("/")[:3]) for w in words if w.startswith("/tmp/harness-build-")]
+
+
+# --- what the output limits and safe text stop -------------------------------------------------
+
+def test_an_output_flood_ends_at_the_output_limit(tmp_path, token):
+    submission = python_attack(tmp_path / "flood", "flood.py", token)
+    spec, _ = specs.parse_game("silver-dollar")
+    result = grade("silver-dollar", submission)
+    cap = grading.case_limits(spec, caseload.load_all(spec, None)[0]).output_bytes
+    for case in result.cases:
+        assert str(case.actual_end) == "output-limit"
+        assert len(output(case).encode()) <= cap + 65536  # at most one read past the limit
+    assert left_behind(token) == []
+
+
+def test_control_characters_are_kept_but_shown_harmlessly(tmp_path, token):
+    submission = python_attack(tmp_path / "control", "control.py", token)
+    result = grade("silver-dollar", submission)
+    for case in result.cases:
+        raw = output(case)
+        assert "\x1b[2J" in raw  # the transcript keeps the program's bytes
+        shown = visible(raw)
+        assert not any(c in shown for c in "\x1b\x00\x07\x7f\x9b\u202e\u2066\ufeff")
+        assert "\u241b[2J" in shown and "\u27e8U+202E\u27e9" in shown
+        assert case.status in ("passed", "failed")
+    assert left_behind(token) == []
