@@ -58,8 +58,10 @@ MAX_BYTES = 20 * 1024 * 1024
 MAX_DEPTH = 64
 MAX_DIGITS = 100
 # Characters YAML cannot hold raw (its printable set is tab, newline, CR, and U+0020 onward
-# without DEL, the C1 controls except NEL, surrogates and U+FFFE/U+FFFF).
-_UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
+# without DEL, the C1 controls except NEL, surrogates and U+FFFE/U+FFFF), and the line breaks
+# YAML counts but editors do not (NEL, U+2028, U+2029, a CR alone), which would put every
+# line number after them out of step; the harness writes all of these as escapes.
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff\u2028\u2029]|\r(?!\n)")
 # The C loader (libyaml) reads a 5 MB case in a fraction of the pure-Python one's time.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _INT = "tag:yaml.org,2002:int"
@@ -88,26 +90,33 @@ def _read(path: Path) -> str:
     bad = _UNPRINTABLE.search(text)
     if bad:
         line = text.count("\n", 0, bad.start()) + 1
-        raise InputError(f"control character U+{ord(bad.group()):04X} in the file; remove it, or write it as an "
-                         f"escape (\"\\u{ord(bad.group()):04x}\") inside a double-quoted string", path, line)
+        code = ord(bad.group())
+        raise InputError(f"{'control ' if code < 0xa0 else ''}character U+{code:04X} in the file; remove it, or write it "
+                         f"as an escape (\"\\u{code:04x}\") inside a double-quoted string", path, line)
     return text
 
 
 def load(path: Path) -> Document:
     """Read one YAML document; anything a person could get wrong is an InputError at its line."""
     path = Path(path)
-    loader = _LOADER(_read(path))
+    text = _read(path)
+    last = text.count("\n") + 1  # the parser may point just past the end
+
+    def at(mark):
+        return min(mark.line + 1, last) if mark else None
+
+    loader = _LOADER(text)
     try:
-        root = _compose(loader, path)
+        root = _compose(loader, path, last)
         data = loader.construct_document(root) if root is not None else None
     except yaml.constructor.ConstructorError as problem:
         mark = problem.problem_mark or problem.context_mark
         raise InputError(f"cannot read this value: {problem.problem}; remove the tag or quote the value",
-                         path, mark.line + 1 if mark else None)
+                         path, at(mark))
     except yaml.MarkedYAMLError as problem:
         mark = problem.problem_mark or problem.context_mark
         raise InputError(f"not valid YAML: {problem.problem or problem.context or problem}; fix the syntax",
-                         path, mark.line + 1 if mark else None)
+                         path, at(mark))
     except yaml.YAMLError as problem:
         raise InputError(f"not valid YAML: {problem}; fix the syntax", path)
     finally:
@@ -115,7 +124,7 @@ def load(path: Path) -> Document:
     return Document(path, data, root)
 
 
-def _compose(loader, path: Path):
+def _compose(loader, path: Path, last: int):
     """The document's node tree, built from the parser's events without recursion.
 
     Built here rather than by the library so that what YAML allows but a case or spec never
@@ -125,7 +134,7 @@ def _compose(loader, path: Path):
     cannot be read.
     """
     def fail(message, mark):
-        raise InputError(message, path, mark.line + 1)
+        raise InputError(message, path, min(mark.line + 1, last))
 
     loader.get_event()  # stream start
     if loader.check_event(yaml.StreamEndEvent):
@@ -229,7 +238,7 @@ def _block(text: str, indent: str) -> str | None:
 
 
 def _scalar(value, indent: str) -> str:
-    if isinstance(value, str):
+    if isinstance(value, str) and not _UNPRINTABLE.search(value):
         block = _block(value, indent)
         if block is not None:
             try:
@@ -237,7 +246,10 @@ def _scalar(value, indent: str) -> str:
                     return block
             except yaml.YAMLError:
                 pass
-    return yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=1 << 20).strip().removesuffix("...").strip()
+    # a string holding what `load` refuses raw is written double-quoted, where it is escaped
+    style = '"' if isinstance(value, str) and _UNPRINTABLE.search(value) else None
+    return yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=1 << 20,
+                          default_style=style).strip().removesuffix("...").strip()
 
 
 def _emit(value, indent: str) -> list[str]:
@@ -272,7 +284,9 @@ def _flat(value) -> bool:
 
 
 def _flow(value) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    """JSON is YAML; characters `load` refuses raw are escaped, as JSON leaves some of them."""
+    return _UNPRINTABLE.sub(lambda m: "\\r" if m.group() == "\r" else f"\\u{ord(m.group()):04x}",
+                            json.dumps(value, ensure_ascii=False))
 
 
 def dump(data: dict) -> str:
