@@ -1,0 +1,81 @@
+"""Limits hold for a whole process tree; without the sandbox grading refuses unless told."""
+import os
+import subprocess
+
+import pytest
+
+from harness import build as builder
+from harness import cgroups, sandbox
+from harness.errors import InputError
+from harness.limits import run_contained
+
+GROUPS = pytest.mark.skipif(cgroups.mechanism() == "rlimits",
+                            reason="no control group can be made here: whole-tree limits not in force")
+TREE = cgroups.TreeLimits(256 << 20, 32)
+
+
+def _alive(marker: str) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            if entry.isdigit() and marker.encode() in open(f"/proc/{entry}/cmdline", "rb").read():
+                found.append(int(entry))
+        except OSError:
+            pass
+    return found
+
+
+def test_at_the_build_time_limit_the_whole_tree_is_killed(tmp_path):
+    marker = "4242.125"  # a sleep nobody else runs
+    script = f"sleep {marker} & (setsid sleep {marker} &); sleep {marker}"
+    with pytest.raises(subprocess.TimeoutExpired):
+        builder.run_step(["sh", "-c", script], cwd=str(tmp_path), env={"PATH": "/usr/bin:/bin"}, timeout=1)
+    assert _alive(marker) == []
+
+
+def test_a_build_step_that_ends_leaves_nothing_behind(tmp_path):
+    marker = "4343.125"
+    done = builder.run_step(["sh", "-c", f"(setsid sleep {marker} &); echo built"], cwd=str(tmp_path),
+                            env={"PATH": "/usr/bin:/bin"}, timeout=30)
+    assert done.returncode == 0 and b"built" in done.stdout
+    assert _alive(marker) == []
+
+
+@GROUPS
+def test_processes_are_bounded_for_the_tree(tmp_path):
+    script = "for i in $(seq 100); do sleep 2 & done 2>/dev/null; echo started; wait"
+    done = run_contained(["sh", "-c", script], cwd=str(tmp_path), env={"PATH": "/usr/bin:/bin"}, seconds=30, tree=TREE)
+    assert f"the limit of {TREE.tasks} processes and threads was reached" in done.limits_hit
+
+
+@GROUPS
+def test_memory_is_bounded_for_the_tree_not_per_process(tmp_path):
+    child = "python3 -c 'import time; b = bytearray(b\"x\") * (100 << 20); time.sleep(1)'"
+    script = f"for i in 1 2 3 4; do {child} & done; wait; echo done"
+    done = run_contained(["sh", "-c", script], cwd=str(tmp_path), env={"PATH": "/usr/bin:/bin"}, seconds=60, tree=TREE)
+    assert "the memory limit (256 MiB for all its processes together) was reached" in done.limits_hit
+
+
+def test_a_flood_of_compiler_output_is_cut_in_the_middle(tmp_path):
+    done = run_contained(["sh", "-c", "echo first; yes error | head -c 5000000; echo; echo last"], cwd=str(tmp_path),
+                         env={"PATH": "/usr/bin:/bin"}, seconds=30, tree=TREE, output_bytes=10000)
+    assert done.output.startswith("first") and done.output.rstrip().endswith("last")
+    assert "bytes cut]" in done.output and len(done.output) < 10200
+
+
+def test_without_bubblewrap_grading_refuses_unless_told(monkeypatch):
+    monkeypatch.setenv("PATH", "/nonexistent")
+    monkeypatch.delenv("HARNESS_SANDBOX", raising=False)
+    sandbox.available.cache_clear()
+    try:
+        assert not sandbox.available() and sandbox.mode() == "none"
+        with pytest.raises(InputError) as refused:
+            sandbox.require(allow_unconfined=False)
+        assert str(refused.value) == ("bubblewrap is not installed: install it (apt-get install bubblewrap) "
+                                      "or pass --no-sandbox to run submissions unconfined")
+        sandbox.require(allow_unconfined=True)
+        monkeypatch.setenv("HARNESS_SANDBOX", "off")
+        sandbox.require(allow_unconfined=False)
+    finally:
+        monkeypatch.undo()
+        sandbox.available.cache_clear()
