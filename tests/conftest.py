@@ -42,3 +42,14 @@ def grader():
     """One pool of case workers for every test that grades (a pool starts in about a second)."""
     with grading.Grader() as shared:
         yield shared
+
+
+def unplannable_case(spec, cases, folder: Path):
+    """A copy of the fixture's first strategy case asking for a strategy the reference does not know."""
+    original = next(c for c in cases if c.strategy is not None)
+    broken = folder / f"{original.name}-zigzag.yaml"
+    broken.write_text(original.path.read_text(encoding="utf-8").replace(
+        f"strategy: {original.strategy['strategy']}", "strategy: zigzag", 1), encoding="utf-8")
+    odd = caseload.load_case(broken, spec)
+    assert odd.strategy["strategy"] == "zigzag"
+    return odd

@@ -12,11 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from harness import cases as caseload
 from harness import spec as specs
 from harness.outcome import End
 from harness.results import FAILED, HARNESS_ERROR, PASSED, UNGRADABLE
-from tests.conftest import FIXTURE, SAMPLES
+from tests.conftest import FIXTURE, SAMPLES, unplannable_case
 
 LEGAL = ("1", "2", "3")  # the handout's legal additions
 
@@ -152,19 +151,13 @@ def test_a_program_that_hangs_times_out_and_the_others_are_graded(tally, grader)
     assert {n for n, s in statuses.items() if s != PASSED} == hangs
     for case in result.cases:
         if case.name in hangs:
-            assert case.actual_end == End("timeout") and "timed out" in case.reason.lower() or \
-                "1 s" in case.reason, case.reason
+            assert case.actual_end == End("timeout"), case.reason
             assert case.seconds < 5
 
 
 def test_a_case_the_reference_cannot_plan_is_a_harness_error_and_the_rest_are_graded(tally, grader, tmp_path):
     spec, cases = tally
-    broken = tmp_path / "end-unknown-strategy.yaml"
-    original = next(c for c in cases if c.strategy is not None)
-    broken.write_text(original.path.read_text(encoding="utf-8").replace(
-        f"strategy: {original.strategy['strategy']}", "strategy: zigzag", 1), encoding="utf-8")
-    odd = caseload.load_case(broken, spec)
-    assert odd.strategy["strategy"] == "zigzag"
+    odd = unplannable_case(spec, cases, tmp_path)
     result = grader.grade(spec, None, [*cases, odd], SAMPLES / "correct")
     by_name = {c.name: c for c in result.cases}
     assert by_name[odd.name].status == HARNESS_ERROR

@@ -4,8 +4,6 @@ import sys
 import textwrap
 import time
 
-import pytest
-
 from harness import runner
 from harness.environment import child_env
 from harness.outcome import End
@@ -66,30 +64,40 @@ def test_exit_status_is_recorded(tmp_path):
     assert run_script(tmp_path, "raise SystemExit(3)\n").end == End.exited(3)
 
 
+def _alive(pid: int) -> bool:
+    """A process that exists and is not a zombie (a zombie is dead, only not yet reaped)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
 def test_escaped_grandchildren_are_killed(tmp_path):
     runner.become_subreaper()
     marker = tmp_path / "pid"
+    # The grandchild escapes (new session, parent gone) and would live a minute; the program
+    # asks for input only once the grandchild has written its pid (the pipe closes then).
     result = run_script(tmp_path, f"""
         import os, time
+        ready, tell = os.pipe()
         if os.fork() == 0:
+            os.close(ready)
             os.setsid()
             if os.fork() == 0:
-                open({str(marker)!r}, "w").write(str(os.getpid()))
+                with open({str(marker)!r}, "w") as out:
+                    out.write(str(os.getpid()))
+                os.close(tell)
                 time.sleep(60)
             os._exit(0)
-        time.sleep(0.3)
+        os.close(tell)
+        os.read(ready, 1)
         input("? ")
     """)
     assert result.end == End("waiting")
     pid = int(marker.read_text())
-    for _ in range(100):
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            break
-        time.sleep(0.01)
-    else:
-        pytest.fail(f"escaped process {pid} is still alive")
+    # `run` kills and reaps everything it started before it returns: nothing to wait for
+    assert not _alive(pid), f"escaped process {pid} is still alive"
 
 
 def test_invalid_utf8_is_shown_and_noted(tmp_path):
