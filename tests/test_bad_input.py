@@ -63,7 +63,7 @@ def test_wrong_type_in_expect_names_its_line(harness_cli, project, monkeypatch):
 
 def test_broken_spec_names_its_line(harness_cli, project, monkeypatch):
     spec = project / "specs" / "reversi" / "spec.yaml"
-    spec.write_text(spec.read_text().replace("points: 20}", "points: lots}", 1))
+    spec.write_text(spec.read_text().replace("points: 20", "points: lots", 1))
     done = grade(harness_cli, project, monkeypatch)
     assert done.returncode == 2
     assert f"{spec}:" in done.stderr and "lots" in done.stderr
