@@ -8,6 +8,7 @@ that case's "harness error", never the batch's end.
 """
 import importlib
 import multiprocessing
+import os
 import traceback
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -16,7 +17,7 @@ from functools import cache
 from pathlib import Path
 
 from harness import build as builder
-from harness import compare, runner, sandbox, scoring
+from harness import compare, config, runner, sandbox, scoring
 from harness.cases import Case
 from harness.environment import Workdir, child_env, reference_env
 from harness.outcome import End
@@ -262,8 +263,8 @@ def summary(build: builder.Build) -> BuildSummary:
 
 
 def workers(configured: int | None = None) -> int:
-    import os
-    return configured or (os.cpu_count() or 1) + 1
+    """Case workers: as asked, else HARNESS_JOBS, else one per core plus one."""
+    return configured or config.load().jobs or (os.cpu_count() or 1) + 1
 
 
 class Grader:
