@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from harness import cases as caseload
-from harness import grading
+from harness import compare, grading
 from harness import spec as specs
 from harness.starts import find_start
+from reference import silver_dollar as sd
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "examples" / "silver-dollar"
@@ -51,3 +52,100 @@ def test_setup_gaps_zero_to_five_loses_setup_only():
     lost = {item.id for item in score.items if item.graded and item.counted and item.earned < item.weight - 1e-9}
     assert lost == {"setup"}
     assert score.percent < 100.0
+
+
+# --- the case suite judges each item only on its subject ------------------------------------
+
+def _suite():
+    spec, milestone = specs.parse_game("silver-dollar")
+    return spec, caseload.load_all(spec, milestone)
+
+
+def _typed(case) -> list[str]:
+    """The lines a case types before any strategy: its fixed inputs, or a strategy's prefix."""
+    return list(case.inputs["prefix"]) if isinstance(case.inputs, dict) else list(case.inputs)
+
+
+def _boards(coins: int):
+    """Every start setup can draw for `coins` coins (gaps 1-6) that is not already final."""
+    starts = [()]
+    for _ in range(coins):
+        starts = [s + ((s[-1] if s else -1) + gap,) for s in starts for gap in range(1, 7)]
+    return [s for s in starts if not sd.is_final(s)]
+
+
+def test_only_prompt_types_a_single_coin():
+    """The handout allows any count above 0; a program refusing 1 shows no board, so a 1-coin
+    case of any other item would charge that one deviation a second time."""
+    _, found = _suite()
+    one_coin = {c.name: c.rubric for c in found if _typed(c)[0] == "1"}
+    assert one_coin and set(one_coin.values()) == {"prompt"}, one_coin
+    accepted = next(c for c in found if c.name == "prompt-1-coin")
+    assert accepted.compare["turns"] == "all"  # the board and the move prompt after the count count
+
+
+def test_cases_add_to_their_items_policy_never_reset_it():
+    """A case-level preset would reset the item's normalisations (extra lines, whitespace)."""
+    _, found = _suite()
+    resets = {c.name: c.compare for c in found
+              if isinstance(c.compare, str) or (isinstance(c.compare, dict) and "preset" in c.compare)}
+    assert not resets
+
+
+def test_fixed_lines_mean_the_same_on_every_small_board():
+    """Cases of up to 3 coins typing fixed lines: on every board setup can draw, no line ends
+    the game, every line of a `board-not-reprinted` case is refused, and the last line of an
+    `illegal` case is refused (what the case says it shows, whatever the program drew)."""
+    _, found = _suite()
+    checked = 0
+    for case in found:
+        if isinstance(case.inputs, dict) or case.rubric not in ("board", "illegal", "moves") or int(case.inputs[0]) > 3:
+            continue
+        moves = [tuple(int(x) for x in line.split()) for line in case.inputs[1:]]
+        for start in _boards(int(case.inputs[0])):
+            board, refused = start, []
+            for coin, dist in moves:
+                refused.append(not sd.legal(board, coin, dist))
+                if not refused[-1]:
+                    board = sd.move(board, coin, dist)
+                assert not sd.is_final(board), (case.name, start)
+            if case.name.startswith("board-not-reprinted"):
+                assert all(refused), (case.name, start)
+            if case.rubric == "illegal":
+                assert refused[-1], (case.name, start)
+        checked += 1
+    assert checked >= 15
+
+
+def test_end_judges_who_won_not_the_wording():
+    """The winner line is the handout's example ("e.g."): reworded, every end case still passes on
+    its stored transcript; naming the other player fails every one."""
+    spec, found = _suite()
+    ends = [c for c in found if c.rubric == "end"]
+    assert len(ends) >= 10
+    for case in ends:
+        view = compare.View(spec.policy(case.rubric, case.compare), spec.messages)
+        last = case.expected_events[-1]["out"]
+        winner = last.rstrip("\n").split("\n")[-1]
+        player = winner.split()[1]
+        other = "1" if player == "2" else "2"
+        for line, passes in ((f"Congratulations, player {player}, you won the game!", True),
+                             (f"Player {other} wins!", False)):
+            actual = case.expected_events[:-1] + [{"out": last.replace(winner, line)}]
+            got = compare.compare(case.expected_events, case.expected_end, actual, case.expected_end, view)
+            assert got.passed is passes, (case.name, line)
+
+
+def test_refusing_one_coin_costs_only_the_one_coin_prompt_cases():
+    """A program that asks again for a count of 1 (the handout allows any count above 0) loses
+    the prompt cases that type 1, and nothing else: every other item plays 2 coins or more."""
+    spec, found = _suite()
+    result = grading.grade(spec, None, found, SAMPLES / "variant-strict-coins")
+    one_coin = {c.name for c in found if _typed(c)[0] == "1"}
+    failed = {c.name for c in result.cases if c.status != "passed"}
+    assert failed == one_coin, {c.name: c.reason for c in result.cases if c.status != "passed"}
+    prompt_points = {c.name: c.points for c in found if c.rubric == "prompt"}
+    item = next(i for i in result.items if i.id == "prompt")
+    share = sum(p for n, p in prompt_points.items() if n not in one_coin) / sum(prompt_points.values())
+    assert item.earned == pytest.approx(item.weight * share, abs=1e-3)  # scores are kept to 4 places
+    assert [i.id for i in result.items if i.graded and i.earned < i.weight - 1e-9] == ["prompt"]
