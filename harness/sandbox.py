@@ -36,7 +36,7 @@ import sys
 import threading
 from functools import cache
 
-from harness import cgroups
+from harness import cgroups, config
 from harness.errors import InputError
 
 UID_BASE = 1_900_000_000  # far above the ids of people and of subordinate-id ranges
@@ -51,7 +51,7 @@ _ARCHIVE_FLAG = "-XX:SharedArchiveFile="
 
 
 def _switched_off() -> bool:
-    return os.environ.get("HARNESS_SANDBOX", "").lower() in ("off", "0", "no", "false")
+    return config.load().sandbox == "off"
 
 
 def _root() -> bool:
