@@ -6,20 +6,17 @@ import argparse
 import os
 import signal
 import subprocess
-import re
 import sys
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 from harness import arguments, config
 from harness import build as builder
 from harness import cases as caseload
-from harness import grading, regen, runner, sandbox, spec as specs, yamlfile
+from harness import batch, grading, progress, regen, runner, sandbox, spec as specs, yamlfile
 from harness.environment import Workdir, reference_env
 from harness.errors import InputError
 from harness.inputs import TerminalInputs
-from harness.reports import exports, files, terminal
-from harness.safe_text import visible
+from harness.reports import files, terminal
 
 EPILOG = arguments.epilog()
 
@@ -52,10 +49,18 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("grade", help="build, run every case, score and write reports", epilog=EPILOG)
     p.add_argument("game")
-    p.add_argument("submissions", nargs="+", type=arguments.existing_path, help="submission folders (or single source files)")
+    p.add_argument("submissions", nargs="+", type=arguments.path, metavar="SUBMISSION_OR_CLASS",
+                   help="submission folders, archives or source files, or a class folder holding them "
+                        "(an LMS export's files are grouped by student)")
     p.add_argument("-o", "--output", type=arguments.report_folder, default="reports", help="report folder (default: reports/)")
     p.add_argument("-k", dest="select", help="only cases whose name contains this text")
-    p.add_argument("-v", "--verbose", action="store_true", help="the full summary of every submission, not one line each")
+    shown = p.add_mutually_exclusive_group()
+    shown.add_argument("-v", "--verbose", action="store_true", help="the full summary of every submission, not one line each")
+    shown.add_argument("-q", "--quiet", action="store_true", help="only the final summary")
+    p.add_argument("--color", "--colour", dest="color", choices=progress.COLOURS, default="auto",
+                   help="colour the output: auto (a terminal without NO_COLOR), always or never")
+    p.add_argument("--force", action="store_true",
+                   help="grade every submission again, even those unchanged since the last run")
     p.add_argument("--no-sandbox", action="store_true",
                    help="run submissions without bubblewrap (only for programs you trust)")
 
@@ -175,75 +180,14 @@ def _require_sandbox(allow_unconfined: bool) -> None:
                      "(apt-get install bubblewrap) or pass --no-sandbox to run them unconfined")
 
 
-def report_names(submissions: list[Path]) -> list[str]:
-    """A folder name per submission, unique, safe, and never one of the class-level files."""
-    names, seen = [], set()
-    for submission in submissions:
-        base = re.sub(r"[^A-Za-z0-9._-]+", "_", grading.submission_name(submission))[:80].strip("._") or "submission"
-        if base in RESERVED_NAMES:
-            base = f"submission-{base}"
-        name, n = base, 1
-        while name.lower() in seen:
-            n += 1
-            name = f"{base}-{n}"
-        seen.add(name.lower())
-        names.append(name)
-    return names
-
-
-RESERVED_NAMES = {"gradebook.csv", "index.html", "summary.json"}
-
-
-def _summary_line(result, path: Path) -> str:
-    return (f"{result.percent:6.1f} %  {result.status:<13} {result.passed}/{result.total} cases  "
-            f"{visible(result.name)}  ({path})")
-
-
 def cmd_grade(args) -> int:
     spec, milestone = specs.parse_game(args.game)
+    batch.require_some(args.submissions)
     found = _load_cases(spec, milestone, args.select)
     _require_sandbox(args.no_sandbox)
-    if args.output.exists() and not args.output.is_dir():
-        raise InputError(f"-o {args.output}: that is a file; give a folder for the reports")
-    missing = [s for s in args.submissions if not s.exists()]
-    for submission in missing:
-        print(f"harness: no such file or folder: {submission} (skipped)", file=sys.stderr)
-    submissions = [s for s in args.submissions if s.exists()]
-    names = report_names(submissions)
-    results, single = [], len(submissions) == 1
-    # Submissions are built side by side (compilers are separate processes); their cases share
-    # one pool of workers, so a class keeps every core busy. Each report is written as soon as
-    # its submission is graded.
-    with grading.Grader() as grader, ThreadPoolExecutor(max_workers=grader.jobs) as builders:
-        pending = {builders.submit(grader.grade, spec, milestone, found, s, None, n): n
-                   for s, n in zip(submissions, names)}
-        try:
-            for future in as_completed(pending):
-                result = future.result()
-                paths = files.write(result, args.output / result.name)
-                if single or args.verbose:
-                    terminal.render(result)
-                    print(f"  report: {paths['html']}\n")
-                else:
-                    print(_summary_line(result, paths["html"]), flush=True)
-                results.append(result)
-        except KeyboardInterrupt:
-            for future in pending:
-                future.cancel()
-            print(f"\ninterrupted: {len(results)} of {len(submissions)} graded", file=sys.stderr)
-            _write_gradebook(results, names, args.output)
-            raise
-    _write_gradebook(results, names, args.output)
-    return 0 if results and all(r.all_passed for r in results) and not missing else 1
-
-
-def _write_gradebook(results, names, folder: Path) -> None:
-    order = {name: index for index, name in enumerate(names)}
-    results = sorted(results, key=lambda r: order.get(r.name, len(order)))
-    folder.mkdir(parents=True, exist_ok=True)
-    gradebook = folder / "gradebook.csv"
-    exports.gradebook(results, gradebook)
-    print(f"gradebook: {gradebook} ({len(results)} submission{'s' if len(results) != 1 else ''})")
+    detail = progress.QUIET if args.quiet else progress.VERBOSE if args.verbose else progress.NORMAL
+    options = batch.Options(args.output, detail, args.color, args.force)
+    return batch.grade_class(spec, milestone, found, args.submissions, options)
 
 
 def cmd_check(args) -> int:

@@ -80,18 +80,29 @@ def junit(result: SubmissionResult) -> str:
 GRADEBOOK_COLUMNS = ["submission", "status", "percent", "earned", "possible", "cases_passed", "cases_total"]
 
 
-def gradebook(results: list[SubmissionResult], path: Path) -> None:
-    """One row per submission: its status, the percentage, then every graded rubric item."""
+def gradebook(results: list[SubmissionResult], path: Path, not_graded: list[str] = ()) -> None:
+    """One row per submission: its status, the percentage, then every graded rubric item.
+    `not_graded` names submissions a stopped run did not reach: rows with that status and no numbers."""
     items = [item for item in results[0].items if item.graded] if results else []
-    with path.open("w", newline="", encoding="utf-8") as f:
+    partial = path.with_name(path.name + ".partial")
+    with partial.open("w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
         writer.writerow([*GRADEBOOK_COLUMNS, *[item.id for item in items]])
         for result in results:
             earned = {item.id: item for item in result.items}
             writer.writerow([result.name, result.status, f"{result.percent:.2f}", f"{result.earned:.2f}",
                              f"{result.possible:g}", result.passed, result.total,
-                             *[f"{earned[item.id].earned:.2f}" if earned[item.id].counted else ""
-                               for item in items]])
+                             *[f"{earned[item.id].earned:.2f}" if item.id in earned and earned[item.id].counted
+                               else "" for item in items]])
+        for name in not_graded:
+            writer.writerow([name, "not-graded", *[""] * (len(GRADEBOOK_COLUMNS) - 2 + len(items))])
+    partial.replace(path)  # a reader never sees half a gradebook
+
+
+def gradebook_names(path: Path) -> set[str]:
+    """The submissions a gradebook lists (OSError when there is none)."""
+    with path.open(newline="", encoding="utf-8", errors="replace") as f:
+        return {row["submission"] for row in csv.DictReader(f) if row.get("submission")}
 
 
 def write_all(result: SubmissionResult, folder: Path) -> dict[str, Path]:

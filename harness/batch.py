@@ -1,0 +1,226 @@
+"""Grade a class in one command: every submission found, the unchanged ones kept from the last
+run, the others graded side by side, each report written the moment it is done, a gradebook
+and a class page at the end, and a clean stop on Ctrl-C.
+
+Case workers ignore Ctrl-C (their fork server is started with SIGINT ignored), so only this
+process answers it: queued cases are dropped, the programs and builds running are killed (each
+worker then cleans up after its run as usual), the workers end, and the gradebook and class
+page are written for the reports that are finished (the rest are rows marked not graded).
+"""
+import multiprocessing.forkserver
+import os
+import signal
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from harness import classroom, grading, progress, resume, sandbox, stopping
+from harness.errors import InputError
+from harness.reports import exports, files, summary, terminal
+from harness.results import SubmissionResult
+from harness.safe_text import cap, visible
+
+NOT_GRADED = "not-graded"
+
+
+@dataclass(frozen=True)
+class Options:
+    output: Path
+    detail: str  # progress.QUIET | NORMAL | VERBOSE
+    colour: str  # auto | always | never
+    force: bool  # regrade even what is unchanged
+
+
+@dataclass
+class Done:
+    """One finished submission: its result and where its report is."""
+    entry: classroom.Entry
+    result: SubmissionResult
+    report: Path
+    reused: bool
+
+
+class Stopped(Exception):
+    """The grading was interrupted: no new case is started."""
+
+
+class _Grader(grading.Grader):
+    """The shared pool of case workers, which starts no new worker once the grading stops."""
+
+    def __init__(self, stop: threading.Event):
+        super().__init__()
+        self._stop = stop
+
+    def _workers(self):
+        if self._stop.is_set():
+            raise Stopped("interrupted")
+        return super()._workers()
+
+
+def _workers_ignore_ctrl_c() -> None:
+    """Start the workers' fork server with SIGINT ignored: workers (and what they run) inherit it."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        multiprocessing.forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def require_some(paths: list[Path]) -> None:
+    """Every path missing is a mistyped command, not a class of missing submissions."""
+    if not any(os.path.lexists(path) for path in paths):
+        raise InputError(f"no such file or folder: {', '.join(map(str, paths))}")
+
+
+def grade_class(spec, milestone, cases, paths: list[Path], options: Options) -> int:
+    found = classroom.find(paths, spec)
+    if not found.entries:
+        raise InputError(f"{', '.join(map(str, paths))}: no submissions in it (folders, archives or source files)")
+    look = progress.style(options.detail, options.colour)
+    started = time.monotonic()
+    with classroom.Staging() as staging:
+        try:
+            for entry in found.entries:
+                staging.stage(entry)
+            common = resume.inputs(spec, milestone, cases, sandbox.mode() != "none")
+            keys = {e.name: resume.key(common, e.path if e.layout != classroom.MISSING else None)
+                    for e in found.entries}
+        except KeyboardInterrupt:  # before anything was graded: nothing to write
+            print(f"\ninterrupted: 0 of {len(found.entries)} graded", file=sys.stderr)
+            return 130
+        return _run(spec, milestone, cases, found, keys, options, look, started)
+
+
+def _run(spec, milestone, cases, found, keys, options, look, started) -> int:
+    entries, out = found.entries, options.output
+    done: list[Done] = []
+    todo = []
+    for entry in entries:
+        kept = None if options.force else resume.reusable(out / entry.name, keys[entry.name])
+        if kept is not None:
+            kept.name = entry.name
+            done.append(Done(entry, kept, out / entry.name / "report.html", True))
+        else:
+            todo.append(entry)
+    whole = len(entries) == 1 and look.detail != progress.QUIET
+    with progress.Progress(len(entries), len(done), look) as shown:
+        if look.detail != progress.QUIET:
+            for note in found.notes:
+                shown.say(visible(note))
+            for item in done:
+                shown.say(_line(item, look))
+        stop = threading.Event()
+        _workers_ignore_ctrl_c()
+        stopping.adopt_orphans()
+        runs = stopping.Runs()
+        grader = _Grader(stop)
+        builders = ThreadPoolExecutor(max_workers=grader.jobs)
+        pending = {}
+        try:
+            pending = {builders.submit(_grade, grader, spec, milestone, cases, entry): entry for entry in todo}
+            for future in as_completed(pending):
+                entry = pending[future]
+                result = future.result()
+                resume.forget(out / entry.name)
+                paths = files.write(result, out / entry.name)
+                resume.remember(out / entry.name, keys[entry.name])
+                item = Done(entry, result, paths["html"], False)
+                done.append(item)
+                shown.advance()
+                if whole or look.detail == progress.VERBOSE:
+                    shown.say(progress.rendered(terminal.render, result, look.colour) + f"  report: {paths['html']}\n")
+                elif look.detail != progress.QUIET:
+                    shown.say(_line(item, look))
+        except KeyboardInterrupt:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C cannot cut the cleanup short
+            shown.close()
+            print("\nstopping: ending the programs and builds running now", file=sys.stderr, flush=True)
+            stop.set()
+            for future in pending:
+                future.cancel()
+            closer = threading.Thread(target=_shut, args=(grader, builders), daemon=True)
+            closer.start()
+            runs.end_until(lambda: not closer.is_alive())
+            closer.join()
+            stopping.kill_all()
+            stopping.reap()
+            finished = {d.entry.name for d in done}
+            _class_files(spec, milestone, entries, done, [e for e in entries if e.name not in finished], out)
+            print(f"interrupted: {len(done)} of {len(entries)} graded; the same command grades the rest",
+                  file=sys.stderr)
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            return 130
+        finally:
+            if not stop.is_set():
+                _shut(grader, builders)
+    _class_files(spec, milestone, entries, done, [], out, time.monotonic() - started)
+    return 0 if all(d.result.all_passed and d.result.status == "graded" for d in done) else 1
+
+
+def _shut(grader, builders) -> None:
+    grader.close()  # queued cases dropped, running ones end within their limits
+    builders.shutdown(wait=True, cancel_futures=True)
+    grader.close()  # a pool a builder thread made meanwhile
+
+
+def _grade(grader, spec, milestone, cases, entry: classroom.Entry) -> SubmissionResult:
+    """One submission, with what the class folder said about it on top of its report."""
+    result = grader.grade(spec, milestone, cases, entry.path, None, entry.name)
+    result = replace(result, submission=entry.shown, name=entry.name)
+    if entry.layout == classroom.MISSING:
+        result.status = "missing-files"
+    for build in result.builds.values():
+        build.intake[:0] = [cap(note, 500) for note in entry.notes]
+    return result
+
+
+def _line(item: Done, look: progress.Style) -> str:
+    result = item.result
+    status = progress.paint(f"{result.status:<13}", result.status, look.colour)
+    kept = "  (unchanged since the last run: kept)" if item.reused else ""
+    return (f"{result.percent:6.1f} %  {status} {result.passed}/{result.total} cases  "
+            f"{visible(result.name)}  ({item.report}){kept}")
+
+
+def _class_files(spec, milestone, entries: list[classroom.Entry], done: list[Done], left: list[classroom.Entry],
+                 out: Path, seconds: float | None = None) -> None:
+    """The gradebook (every submission of the class, in class order) and the class page."""
+    out.mkdir(parents=True, exist_ok=True)
+    order = {entry.name: index for index, entry in enumerate(entries)}
+    done = sorted(done, key=lambda d: order[d.entry.name])
+    gradebook = out / "gradebook.csv"
+    kept = _keep_previous(gradebook, {d.entry.name for d in done} | {e.name for e in left})
+    exports.gradebook([d.result for d in done], gradebook, [e.name for e in left])
+    page = summary.write(spec, milestone, [summary.Report(d.result, d.report.relative_to(out).as_posix(), d.reused)
+                                           for d in done], [e.name for e in left], out / "index.html")
+    counts: dict[str, int] = {}
+    for item in done:
+        counts[item.result.status] = counts.get(item.result.status, 0) + 1
+    parts = [f"{n} {status}" for status, n in sorted(counts.items())]
+    if left:
+        parts.append(f"{len(left)} {NOT_GRADED}")
+    reused = sum(d.reused for d in done)
+    took = f" in {seconds:.1f} s" if seconds is not None else ""
+    print(f"{len(done) + len(left)} submission{'s' if len(done) + len(left) != 1 else ''}{took}: {', '.join(parts)}"
+          + (f"; {reused} unchanged since the last run, kept (--force grades them again)" if reused else ""))
+    if kept:
+        print(f"the previous gradebook listed submissions this run does not: kept as {kept}")
+    print(f"gradebook: {gradebook}\nclass page: {page}")
+
+
+def _keep_previous(gradebook: Path, names: set[str]) -> Path | None:
+    """A gradebook with rows this run does not cover is moved aside, never silently replaced."""
+    try:
+        previous = exports.gradebook_names(gradebook)
+    except OSError:
+        return None
+    if previous <= names:
+        return None
+    n = 1
+    while (aside := gradebook.with_name(f"gradebook-previous-{n}.csv")).exists():
+        n += 1
+    gradebook.rename(aside)
+    return aside
