@@ -172,19 +172,11 @@ def _grade_one(spec, milestone, found, submission: Path, builds=None, grader=Non
     return grader.grade(spec, milestone, found, submission, builds)
 
 
-def _require_sandbox(allow_unconfined: bool) -> None:
-    """Grading runs other people's programs: never unconfined unless asked for."""
-    if allow_unconfined or sandbox.available():
-        return
-    raise InputError("bubblewrap is not installed, so submissions cannot be sandboxed: install it "
-                     "(apt-get install bubblewrap) or pass --no-sandbox to run them unconfined")
-
-
 def cmd_grade(args) -> int:
     spec, milestone = specs.parse_game(args.game)
     batch.require_some(args.submissions)
     found = _load_cases(spec, milestone, args.select)
-    _require_sandbox(args.no_sandbox)
+    sandbox.require(args.no_sandbox)
     detail = progress.QUIET if args.quiet else progress.VERBOSE if args.verbose else progress.NORMAL
     options = batch.Options(args.output, detail, args.color, args.force)
     return batch.grade_class(spec, milestone, found, args.submissions, options)

@@ -20,7 +20,7 @@ from harness.results import Turn
 FLAGS = ("crlf", "trailing_space", "trailing_blank_lines", "ignore_blank_lines", "ignore_case",
          "collapse_whitespace", "ignore_extra_lines", "ignore_exit")
 # Keys that say *what* a case looks at, not how strictly: a later preset keeps them.
-VIEW_KEYS = {"turns": "all", "from": None, "messages": False, "keep_lines": None, "drop_lines": None}
+VIEW_KEYS = {"turns": "all", "from": None, "messages": False, "keep_lines": None, "drop_lines": None, "rewrite": True}
 TURNS = ("all", "first", "last")
 _DEFAULT = {"crlf": True, "trailing_space": True, "trailing_blank_lines": True}
 PRESETS = {
@@ -68,6 +68,8 @@ def describe_policy(flags: dict) -> str:
     parts = [name or ", ".join(sorted(on)) or "exact"]
     if flags.get("messages"):
         parts.append("example wording accepted")
+    if not flags.get("rewrite", True):
+        parts.append("the program's output as printed (no rewrite)")
     if flags.get("keep_lines"):
         parts.append(f"only lines matching {flags['keep_lines']!r}")
     if flags.get("drop_lines"):
@@ -197,6 +199,8 @@ def _judged(turns: list[Turn], exp_turns, act_turns, view: View) -> list[Turn]:
     if which == "last":
         exp, act = exp_turns[-1], act_turns[-1]
         if view.flags.get("from"):
+            if view.flags.get("messages") and view.messages:  # the marker may be example wording
+                exp, act = _canonical_messages(exp, view.messages), _canonical_messages(act, view.messages)
             exp, act = _from(exp, view.flags["from"]), _from(act, view.flags["from"])
         return [Turn(len(exp_turns) - 1, None, exp, act, turns_equal(exp, act, view, True))]
     return turns

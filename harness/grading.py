@@ -18,6 +18,7 @@ from pathlib import Path
 
 from harness import build as builder
 from harness import compare, config, runner, sandbox, scoring
+from harness.javac_server import WarmJavac
 from harness.cases import Case
 from harness.environment import Workdir, child_env, reference_env
 from harness.outcome import End
@@ -30,6 +31,9 @@ from harness.starts import MISSING, RULES, UNPLAYABLE, Rerun, StartProblem, Stra
 # starts are usable at least half the time gets one within 20 draws but for a chance below one
 # in a million; one that rarely draws a usable start has lost its setup item long before.
 START_DRAWS = 20
+# A run that shows no start at all (a crash before the first board) is drawn again too, unless
+# the program is plainly deterministic: this many such runs with the very same output.
+SAME_MISSES = 3
 
 
 @dataclass
@@ -127,6 +131,8 @@ def _judge(spec: Spec, case: Case, result: CaseResult, run: runner.RunResult, ev
     if expected.note:
         result.notes.append(expected.note)
     view = compare.View(spec.policy(case.rubric, case.compare), spec.messages)
+    if not view.flags.get("rewrite", True):
+        events = run.events  # this item judges the program's own rendering
     comparison = compare.compare(expected.events, expected.end, events, run.end, view)
     result.policy = compare.describe_policy(view.flags)
     result.turns, result.first_divergence = comparison.turns, comparison.first_divergence
@@ -148,7 +154,7 @@ def _attempt(spec: Spec, case: Case, build: builder.Build) -> tuple[CaseResult, 
         result.actual, result.actual_end, result.detail = run.events, run.end, run.detail
         result.notes, result.seconds = list(run.notes), run.seconds
         events, changed = _rewritten(spec, run.events)
-        if changed:
+        if changed and spec.policy(case.rubric, case.compare).get("rewrite", True):
             result.notes.append("the program's output was read with the handout's alternative forms "
                                 "(the spec's rewrite) before it was compared")
         expected = _expected(spec, case, run, events, inputs, home)
@@ -170,21 +176,29 @@ def _run_drawn(spec: Spec, case: Case, build: builder.Build) -> CaseResult:
     draws = START_DRAWS if settings and not _seeded(spec, case) else 1
     setup = settings.get("rubric") if settings else None
     seen: dict[str, CaseResult] = {}
+    missed: list[str] = []  # outputs of the runs that showed no start
     for _ in range(draws):
         result, problem = _attempt(spec, case, build)
         if problem is None:
             return result
         seen.setdefault(problem.kind, result)
-        if problem.kind == RULES and case.rubric == setup:
-            result.status, result.charged_to = FAILED, None
+        if problem.kind in (RULES, MISSING) and case.rubric == setup:
+            result.status, result.charged_to = FAILED, None  # exactly what the setup item looks for
             return result
         if problem.kind == MISSING:
-            result.status = FAILED
-            return result
+            missed.append(repr(result.actual))
+            if len(missed) >= SAME_MISSES and len(set(missed)) == 1:
+                break  # the same output every time: drawing again shows nothing new
     if RULES in seen:
         result = seen[RULES]
         result.status, result.charged_to = UNGRADABLE, setup
         result.notes.append(f"no start within the rules in {draws} draws")
+        return result
+    if MISSING in seen:
+        result = seen[MISSING]
+        result.status = FAILED
+        if len(missed) > 1:
+            result.notes.append(f"no start shown in {len(missed)} runs")
         return result
     result = seen[UNPLAYABLE]
     result.status = UNGRADABLE
@@ -274,6 +288,7 @@ class Grader:
     def __init__(self, jobs: int | None = None):
         self.jobs = workers(jobs)
         self._pool: ProcessPoolExecutor | None = None
+        self.compiler = WarmJavac()  # one warm javac for every Java build of this grading
 
     def __enter__(self) -> "Grader":
         return self
@@ -285,6 +300,7 @@ class Grader:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+        self.compiler.close()
 
     def _workers(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -322,7 +338,7 @@ class Grader:
         try:
             if builds is None:
                 for target in targets:
-                    made[target] = _build(submission, spec, target)
+                    made[target] = _build(submission, spec, target, self.compiler)
                 builds = made
             jobs = [Job(spec, case, builds[case.target]) for case in cases if builds[case.target].ok]
             ran = iter(self.run_cases(jobs))
@@ -341,10 +357,10 @@ class Grader:
             possible=possible)
 
 
-def _build(submission: Path, spec: Spec, target: str) -> builder.Build:
+def _build(submission: Path, spec: Spec, target: str, compiler: WarmJavac | None = None) -> builder.Build:
     """A build that raises is this submission's verdict, not the batch's end."""
     try:
-        return builder.build(submission, spec, target)
+        return builder.build(submission, spec, target, compiler)
     except Exception:
         problem = traceback.format_exc()
         failed = builder.Build(target, None, False)

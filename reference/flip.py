@@ -290,7 +290,7 @@ class GameState:
         (self.flip if move.action == "f" else self.play)(move.value)
 
 
-_STATE_LINE = re.compile(r"^([ \t]*Game state:[ \t]*)(.*?)([ \t\r]*)$", re.M)
+_STATE_LINE = re.compile(r"^([ \t]*(?:Game state:[ \t]*)?)([^\n]*?)([ \t\r]*)$", re.M)
 
 
 def _lenient_state(text: str) -> str | None:
@@ -314,15 +314,17 @@ def _lenient_state(text: str) -> str | None:
 
 
 def canonical_states(text: str) -> str:
-    """Every `Game state: ...` line with its state read leniently and written canonically.
+    """Every state a line shows (`Game state: ...` in a game, a bare state where the method
+    driver prints toString()) read leniently and written canonically.
 
-    The grader applies this to a program's runner output before comparing, so the `game` item
-    judges the states (the facts of the game) and only the `to-string` item judges how
-    toString() writes them. A line that does not read as a state is left as it is."""
+    The grader applies this to a program's output before comparing, so the items about the
+    game and the methods judge the states (the facts) and only the `to-string` item, which
+    turns the rewrite off, judges how toString() writes them. A line that does not read as a
+    state is left as it is."""
     def canonical(match):
-        state = _lenient_state(match.group(2))
+        state = _lenient_state(match.group(2)) if "|" in match.group(2) else None
         return match.group(1) + state + match.group(3) if state is not None else match.group(0)
-    return _STATE_LINE.sub(canonical, text) if "Game state:" in text else text
+    return _STATE_LINE.sub(canonical, text) if "|" in text else text
 
 
 def illegal_attempts(state: GameState, move: Move) -> list:
@@ -447,7 +449,7 @@ def _java_bool(value: bool) -> str:
 
 def random_summary(text: str) -> str:
     """What `random N` prints about a fresh state's toString(): only what is checkable."""
-    match = _LOOSE_STATE.fullmatch(text)
+    match = _LOOSE_STATE.fullmatch(re.sub(r"\s+", "", text))
     if not match:
         return f"unreadable {text}"
     g = match.groups()

@@ -220,7 +220,7 @@ public class GameStateDriver
    /** What `random N` prints about the toString() of a fresh state. */
    private static String summary(String text)
    {
-      Matcher m = STATE.matcher(text);
+      Matcher m = STATE.matcher(text.replaceAll("\\s+", ""));
       if (!m.matches()) return "unreadable " + text;
       String all = "";
       for (int g = 1; g <= 6; g++) all = all + m.group(g);
