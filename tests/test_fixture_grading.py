@@ -8,7 +8,6 @@ them), and the percentage follows from the rubric weights and case points as REA
 import dataclasses
 import shutil
 import textwrap
-from pathlib import Path
 
 import pytest
 

@@ -1,5 +1,4 @@
 """The pty runner against real programs that misbehave the ways student programs do."""
-import os
 import sys
 import textwrap
 import time
