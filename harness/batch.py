@@ -179,7 +179,8 @@ def _grade(grader, spec, milestone, cases, entry: classroom.Entry) -> Submission
 
 def _line(item: Done, look: progress.Style) -> str:
     result = item.result
-    status = progress.paint(f"{result.status:<13}", result.status, look.colour)
+    tone = "failing" if result.status == "graded" and not result.all_passed else result.status
+    status = progress.paint(f"{result.status:<13}", tone, look.colour)
     kept = "  (unchanged since the last run: kept)" if item.reused else ""
     return (f"{result.percent:6.1f} %  {status} {result.passed}/{result.total} cases  "
             f"{visible(result.name)}  ({item.report}){kept}")

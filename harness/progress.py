@@ -14,8 +14,8 @@ from tqdm import tqdm
 
 COLOURS = ("auto", "always", "never")
 QUIET, NORMAL, VERBOSE = "quiet", "normal", "verbose"
-_STATUS_COLOURS = {"graded": "32", "build-failed": "31", "missing-files": "31", "harness-error": "35",
-                   "not-graded": "33"}
+_STATUS_COLOURS = {"graded": "32", "failing": "33", "build-failed": "31", "missing-files": "31",
+                   "harness-error": "35", "not-graded": "33"}
 
 
 @dataclass(frozen=True)

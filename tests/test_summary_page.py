@@ -1,0 +1,123 @@
+"""The class page `index.html`: histogram and item spreads as inline SVG, pass rate per case,
+failures grouped by their first differing line with the students in each group, failed builds
+and missing files with their reason, a link to every report, and a submission's output shown
+harmless. Built from a real `harness grade` of a small class, then opened in headless Chromium."""
+import html
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from harness import cases as caseload
+from harness import spec as specs
+from harness.reports.summary import first_difference
+from tests.conftest import ROOT
+
+CORRECT = (ROOT / "examples" / "reversi" / "correct-python" / "reversi.py").read_text(encoding="utf-8")
+LINE = 'print("Not a legal move!")'
+HOSTILE_LINE = "<script>alert(1)</script>\x1b[2J"
+SELECT = "ms2-illegal-white"
+CLASS = {  # name → program
+    "ada": CORRECT,
+    "ben": CORRECT.replace(LINE, 'print("Not a legal move")'),
+    "cy": CORRECT.replace(LINE, 'print("Not a legal move")'),
+    "dee": CORRECT.replace(LINE, f"print({HOSTILE_LINE!r})"),
+}
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory):
+    spec, milestone = specs.parse_game("reversi")
+    (case,) = caseload.load_all(spec, milestone, SELECT)
+    assert any("Not a legal move!\n" in e.get("out", "") for e in case.expected_events)
+    root = tmp_path_factory.mktemp("page")
+    for name, program in CLASS.items():
+        (root / "class" / name).mkdir(parents=True)
+        (root / "class" / name / "reversi.py").write_text(program, encoding="utf-8")
+    (root / "class" / "eve").mkdir()  # handed in nothing
+    done = subprocess.run([sys.executable, "-m", "harness.cli", "grade", "reversi", str(root / "class"), "-k", SELECT,
+                           "-o", str(root / "out")], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 1, done.stdout + done.stderr
+    return root / "out" / "index.html", case
+
+
+def test_failures_are_grouped_by_their_first_differing_line(page):
+    path, case = page
+    text = path.read_text(encoding="utf-8")
+    sections = re.findall(r'<section class="group">(.*?)</section>', text, re.S)
+    groups = {}
+    for section in sections:
+        students = re.findall(r'<a href="([^"]+)">([^<]+)</a>', section)
+        got = re.search(r'<td class="meta">got</td><td><code>(.*?)</code>', section, re.S).group(1)
+        groups[html.unescape(got)] = students
+    visible_hostile = "<script>alert(1)</script>\u241b[2J"  # ESC shown as ␛
+    assert groups == {"Not a legal move": [("ben/report.html", "ben"), ("cy/report.html", "cy")],
+                      visible_hostile: [("dee/report.html", "dee")]}
+    assert all(f"<code>{case.name}</code>" in section for section in sections)
+    assert all("Not a legal move!" in section and 'class="differs"' in section for section in sections)
+
+
+def test_nothing_a_submission_printed_reaches_the_page_raw(page):
+    text = page[0].read_text(encoding="utf-8")
+    assert "<script" not in text and "\x1b" not in text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;\u241b[2J" in text
+    assert "http://" not in text and "https://" not in text  # nothing loaded from the network
+
+
+def test_scores_items_cases_problems_and_every_report_are_on_the_page(page):
+    path, case = page
+    text = path.read_text(encoding="utf-8")
+    # histogram: the three that failed the case and the one with no files at 0-10 %, ada at 90-100 %
+    assert "<title>3 built and ran, 0–10 %</title>" in text
+    assert "<title>1 did not build or had files missing, 0–10 %</title>" in text
+    assert "<title>1 built and ran, 90–100 %</title>" in text
+    # the case's item: one submission full marks, three none (eve's build never ran: it counts 0)
+    spec, milestone = specs.parse_game("reversi")
+    item = next(i for i in spec.items(milestone) if i.id == case.rubric)
+    assert re.search(rf"{re.escape(item.title)}.*?1 full, 0 part, 4 none", text, re.S)
+    # pass rate: eve's program never ran, so 1 of the 4 that ran passed
+    assert re.search(rf"<code>{case.name}</code>.*?1 / 4", text, re.S)
+    # the missing files with their reason
+    problems = text.split("Failed builds and missing files")[1].split("<h2>")[0]
+    assert 'href="eve/report.html"' in problems and "missing-files" in problems and "Reversi.java" in problems
+    every = text.split("Every submission")[1]
+    for name in ("ada", "ben", "cy", "dee", "eve"):
+        assert f'href="{name}/report.html"' in every and (path.parent / name / "report.html").is_file()
+    assert text.count("<svg") >= 2 and "<script" not in text
+
+
+def test_the_first_differing_line_looks_past_spacing_then_at_it():
+    assert first_difference("a\nb c\nd", "a\nb  c\nx") == (2, "d", "x")
+    assert first_difference("a \nb", "a\nb") == (0, "a ", "a")  # nothing else differs: the spacing does
+    assert first_difference("a\nb", "a") == (1, "b", None)
+    assert first_difference(None, "a") == (0, None, "a")
+
+
+def _browser() -> str | None:
+    return next((shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome")
+                 if shutil.which(name)), None)
+
+
+@pytest.mark.skipif(_browser() is None, reason="no headless Chromium installed (apt-get install chromium)")
+def test_the_page_renders_in_a_browser_without_errors(page, tmp_path):
+    path, _ = page
+    common = [_browser(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+              "--disable-component-update", "--disable-sync", "--no-first-run", f"--user-data-dir={tmp_path / 'profile'}",
+              "--enable-logging=stderr", "--v=0"]
+    shot = tmp_path / "index.png"
+    taken = subprocess.run([*common, f"--screenshot={shot}", "--window-size=1200,2000", path.as_uri()],
+                           capture_output=True, text=True, timeout=120)
+    assert shot.is_file() and shot.stat().st_size > 20_000, taken.stderr[-2000:]
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    dom = subprocess.run([*common, "--dump-dom", path.as_uri()], capture_output=True, text=True, timeout=120)
+    assert "class summary</h1>" in dom.stdout and dom.stdout.count("<svg") >= 2
+    for log in (taken.stderr, dom.stderr):
+        errors = [line for line in log.splitlines() if "CONSOLE" in line or "Uncaught" in line]
+        assert errors == []
+    keep = os.environ.get("HARNESS_KEEP_SCREENSHOT")
+    if keep:
+        shutil.copy(shot, keep)
