@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from harness import diagnose, intake, sandbox, source_checks
+from harness import build_cache, diagnose, intake, sandbox, source_checks
 from harness import jvm as jvm_archive
 from harness import paths
 from harness.environment import child_env
@@ -250,15 +250,25 @@ class Compiled:
     failed_command: list[str] = field(default_factory=list)
 
 
-def compile_sources(steps: list[str], values: dict, result: Build) -> Compiled:
+def _step(command: list[str], values: dict, result: Build, compiler) -> subprocess.CompletedProcess:
+    """One build command: a javac command goes to the warm compiler when there is one that
+    can answer it, anything else (and javac when it cannot) runs in the sandbox."""
+    reply = compiler.compile(command, values["src"], BUILD_SECONDS) if compiler is not None else None
+    if reply is not None:
+        if reply.status is None:
+            raise subprocess.TimeoutExpired(command, BUILD_SECONDS)
+        return subprocess.CompletedProcess(command, reply.status, reply.output.encode())
+    confined = sandbox.wrap(command, writable=[values["src"]], readable=[], hidden=result.hidden, cwd=values["src"])
+    return run_step(confined, cwd=values["src"], env=child_env(values["src"]), timeout=BUILD_SECONDS)
+
+
+def compile_sources(steps: list[str], values: dict, result: Build, compiler=None) -> Compiled:
     """Run the build steps in order; the first failing one ends the build."""
     log = []
     for step in steps:
         command = expand(step, **values)
         try:
-            confined = sandbox.wrap(command, writable=[values["src"]], readable=[], hidden=result.hidden,
-                                    cwd=values["src"])
-            done = run_step(confined, cwd=values["src"], env=child_env(values["src"]), timeout=BUILD_SECONDS)
+            done = _step(command, values, result, compiler)
         except subprocess.TimeoutExpired:
             return Compiled(False, "".join(log), f"the build took longer than {BUILD_SECONDS} s: {shlex.join(command)}",
                             command)
@@ -270,11 +280,35 @@ def compile_sources(steps: list[str], values: dict, result: Build) -> Compiled:
     return Compiled(True, "".join(log))
 
 
-def compile_with_fallback(lang: Language, staged: Staged, values: dict, result: Build) -> Compiled:
+def compile_cached(lang: Language, staged: Staged, values: dict, result: Build, compiler=None) -> Compiled:
+    """Reuse the build of identical sources if the cache has it; else compile and keep the result
+    (unless the machine rather than the sources decided it: a time or tree limit)."""
+    steps = lang.build if lang.build is not None else RECIPES[lang.name]["build"]
+    out = Path(values["out"])
+    key = build_cache.key(lang.name, steps, staged.sources, staged.folder, out) if steps else None
+    entry = build_cache.load(key, out, values["src"]) if key else None
+    if entry is not None:
+        for name in entry.removed:
+            (staged.folder / name).unlink(missing_ok=True)
+        staged.extras = entry.extras
+        staged.notes += entry.notes
+        result.intake.append("compiled output reused from an identical earlier build (same sources, recipe and compiler)")
+        return Compiled(entry.ok, entry.log, entry.reason, entry.failed_command)
+    before, notes = list(staged.extras), len(staged.notes)
+    compiled = compile_with_fallback(lang, staged, values, result, compiler)
+    decided_by_sources = compiled.ok or (compiled.reason.startswith("the build failed") and "[harness: " not in compiled.log)
+    if key and decided_by_sources:
+        removed = [name for name in before if name not in staged.extras]
+        build_cache.store(key, out, build_cache.Entry(compiled.ok, compiled.log, compiled.reason, compiled.failed_command,
+                                                      list(staged.extras), removed, staged.notes[notes:], values["src"]))
+    return compiled
+
+
+def compile_with_fallback(lang: Language, staged: Staged, values: dict, result: Build, compiler=None) -> Compiled:
     """Compile everything; if every error is in extra files (a stray test, an old copy), compile
     again without those files and say so. Otherwise the first build's failure stands."""
     steps = lang.build if lang.build is not None else RECIPES[lang.name]["build"]
-    compiled = compile_sources(steps, {**values, "sources": staged.sources}, result)
+    compiled = compile_sources(steps, {**values, "sources": staged.sources}, result, compiler)
     in_error = diagnose.files_in_error(compiled.log)
     if compiled.ok or not in_error or not in_error <= set(staged.extras):
         return compiled
@@ -283,7 +317,7 @@ def compile_with_fallback(lang: Language, staged: Staged, values: dict, result: 
     Path(values["out"]).mkdir()
     for name in in_error:
         (staged.folder / name).unlink()
-    again = compile_sources(steps, {**values, "sources": staged.required + kept}, result)
+    again = compile_sources(steps, {**values, "sources": staged.required + kept}, result, compiler)
     if not again.ok:
         return compiled
     staged.extras = kept
@@ -317,7 +351,8 @@ def run_command(lang: Language, values: dict) -> list[str]:
 
 # --- the whole build -----------------------------------------------------------------------------
 
-def build(submission: Path, spec: Spec, target_id: str) -> Build:
+def build(submission: Path, spec: Spec, target_id: str, compiler=None) -> Build:
+    """Build one target; `compiler` (a harness.javac_server.WarmJavac) compiles Java when given."""
     started = time.monotonic()
     sub = intake.open_submission(submission)
     result = Build(target_id, None, False, intake=list(sub.notes))
@@ -332,7 +367,9 @@ def build(submission: Path, spec: Spec, target_id: str) -> Build:
             result.reason = (f"missing file{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
                              f"(a {lang.name} submission for target {target_id} needs {', '.join(lang.files)})")
             return result
-        folder = Path(tempfile.mkdtemp(prefix=f"harness-build-{target_id}-"))
+        warm = compiler if lang.name == "java" else None
+        folder = Path(tempfile.mkdtemp(prefix=f"harness-build-{target_id}-",
+                                       dir=warm.workspace() if warm is not None else None))
         out = folder / "out"
         out.mkdir()
         staged = stage(sub, spec, lang, choices, folder)
@@ -344,7 +381,7 @@ def build(submission: Path, spec: Spec, target_id: str) -> Build:
         jvm = JVM_FLAGS + (jvm_archive.archive_flags(child_env(str(folder))) if lang.name == "java" else [])
         values = {"src": str(folder), "out": str(out), "python": SUBMISSION_PYTHON, "main": lang.main or "",
                   "jvm": jvm}
-        compiled = compile_with_fallback(lang, staged, values, result)
+        compiled = compile_cached(lang, staged, values, result, warm)
         result.intake += staged.notes
         result.log = compiled.log
         result.diagnosis = diagnose.diagnose(lang.name, compiled.log, staged.student, not compiled.ok)
