@@ -13,6 +13,7 @@ import signal
 import sys
 import threading
 import time
+import traceback
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -20,7 +21,7 @@ from pathlib import Path
 from harness import classroom, grading, progress, resume, sandbox, stopping
 from harness.errors import InputError
 from harness.reports import exports, files, summary, terminal
-from harness.results import SubmissionResult
+from harness.results import BuildSummary, SubmissionResult
 from harness.safe_text import cap, visible
 
 NOT_GRADED = "not-graded"
@@ -76,7 +77,7 @@ def require_some(paths: list[Path]) -> None:
 
 
 def grade_class(spec, milestone, cases, paths: list[Path], options: Options) -> int:
-    found = classroom.find(paths, spec)
+    found = classroom.find(paths, spec, exclude=[options.output])
     if not found.entries:
         raise InputError(f"{', '.join(map(str, paths))}: no submissions in it (folders, archives or source files)")
     look = progress.style(options.detail, options.colour)
@@ -123,10 +124,11 @@ def _run(spec, milestone, cases, found, keys, options, look, started) -> int:
             pending = {builders.submit(_grade, grader, spec, milestone, cases, entry): entry for entry in todo}
             for future in as_completed(pending):
                 entry = pending[future]
-                result = future.result()
-                resume.forget(out / entry.name)
-                paths = files.write(result, out / entry.name)
-                resume.remember(out / entry.name, keys[entry.name])
+                try:
+                    result = future.result()
+                except Exception:  # the harness failed on this submission: its row says so, the rest go on
+                    result = _crashed(spec, milestone, entry, traceback.format_exc())
+                paths = _write(result, out / entry.name, keys[entry.name])
                 item = Done(entry, result, paths["html"], False)
                 done.append(item)
                 shown.advance()
@@ -158,6 +160,27 @@ def _run(spec, milestone, cases, found, keys, options, look, started) -> int:
                 _shut(grader, builders)
     _class_files(spec, milestone, entries, done, [], out, time.monotonic() - started)
     return 0 if all(d.result.all_passed and d.result.status == "graded" for d in done) else 1
+
+
+def _write(result: SubmissionResult, folder: Path, key: str) -> dict[str, Path]:
+    """The submission's report files, then its hash: an interrupted write is graded again."""
+    try:
+        resume.forget(folder)
+        paths = files.write(result, folder)
+        resume.remember(folder, key)
+    except OSError as problem:
+        raise InputError(f"cannot write the report in {folder} ({problem.strerror or problem}); "
+                         "free some space or choose another folder with -o") from None
+    return paths
+
+
+def _crashed(spec, milestone, entry: classroom.Entry, problem: str) -> SubmissionResult:
+    """A submission the harness itself failed on: a harness-error row, never the batch's end."""
+    reason = f"the harness failed on this submission (not its fault): {problem.strip().splitlines()[-1]}"
+    builds = {target: BuildSummary(target, None, False, cap(reason, 500), cap(problem, 8000)) for target in spec.targets}
+    return SubmissionResult(submission=entry.shown, name=entry.name, game=spec.game, title=spec.title,
+                            milestone=milestone, sandbox=sandbox.mode(), status="harness-error", builds=builds,
+                            cases=[], items=[], earned=0.0, possible=0.0)
 
 
 def _shut(grader, builders) -> None:

@@ -74,14 +74,16 @@ def wanted_names(spec: Spec) -> set[str]:
             for language in target.languages.values() for name in language.files}
 
 
-def find(paths: list[Path], spec: Spec) -> Found:
-    """Every submission the paths stand for, in the order given (a class folder's children by name)."""
+def find(paths: list[Path], spec: Spec, exclude: list[Path] = ()) -> Found:
+    """Every submission the paths stand for, in the order given (a class folder's children by
+    name); `exclude` (the report folder) is never one, even inside a class folder."""
     wanted, entries, notes = wanted_names(spec), [], []
+    skip = {os.path.realpath(path) for path in exclude}
     for path in paths:
         if not os.path.lexists(path):
             entries.append(Entry(path.name or str(path), str(path), MISSING, path=path))
         elif path.is_dir() and not path.is_symlink() and is_class_folder(path, wanted):
-            found = children(path)
+            found = children(path, skip)
             entries += found.entries
             notes += found.notes
             notes.append(f"{path}: a class folder of {len(found.entries)} submission"
@@ -166,12 +168,15 @@ def _lms(name: str, is_dir: bool):
     return None
 
 
-def children(folder: Path) -> Found:
+def children(folder: Path, exclude: set[str] = frozenset()) -> Found:
     """A class folder's submissions: LMS files grouped by student, other children one each."""
     entries, notes, groups = [], [], {}
     skipped, receipts, other_plugins = [], 0, []
     for child in _visible_children(folder):
         path = Path(child.path)
+        if os.path.realpath(path) in exclude:
+            notes.append(f"{path}: the report folder, not a submission")
+            continue
         kind = child.stat(follow_symlinks=False).st_mode
         if not (stat.S_ISDIR(kind) or stat.S_ISREG(kind)):
             skipped.append(f"{child.name} (not a file or folder: not followed)")

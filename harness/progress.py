@@ -10,8 +10,6 @@ import os
 import sys
 from dataclasses import dataclass
 
-from tqdm import tqdm
-
 COLOURS = ("auto", "always", "never")
 QUIET, NORMAL, VERBOSE = "quiet", "normal", "verbose"
 _STATUS_COLOURS = {"graded": "32", "failing": "33", "build-failed": "31", "missing-files": "31",
@@ -54,6 +52,7 @@ class Progress:
     """The counter of one grading; `say` prints a line above it. Use as a context manager."""
 
     def __init__(self, total: int, done: int, look: Style, out=None, err=None):
+        from tqdm import tqdm  # only a grading draws a counter
         self.look = look
         self.out = out or sys.stdout
         self._bar = tqdm(total=total, initial=done, file=err or sys.stderr, disable=not look.counter,

@@ -267,3 +267,14 @@ def test_lms_files_are_staged_under_their_real_names_without_following_links(tmp
         staged = found.entries[0].path
         assert sorted(p.name for p in staged.iterdir()) == ["Helper.java", "Reversi.java"]
     assert not staged.exists()
+
+
+def test_the_report_folder_inside_a_class_folder_is_not_a_submission(tmp_path):
+    spec, _ = specs.parse_game("reversi")
+    room = tmp_path / "room"
+    for name in ("a", "b"):
+        _write(room / name / "reversi.py", "print()")
+    _write(room / "reports" / "a" / "reversi.py", "print()")  # a copy a report could hold
+    found = classroom.find([room], spec, exclude=[room / "reports"])
+    assert [e.name for e in found.entries] == ["a", "b"]
+    assert f"{room / 'reports'}: the report folder, not a submission" in found.notes

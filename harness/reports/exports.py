@@ -13,6 +13,11 @@ from harness.results import FAILED, HARNESS_ERROR, UNGRADABLE, CaseResult, Submi
 from harness.safe_text import cap, visible
 
 MESSAGE_CHARS = 4000  # what a student reads in one test's output
+TURN_CHARS = 1500  # of the expected and of the actual output shown at the first difference
+# Gradescope's visibility settings; a case marked hidden is shown after the grades are
+# published unless the instructor says otherwise (`harness gradescope --hidden`)
+GRADESCOPE_VISIBILITY = ("visible", "hidden", "after_due_date", "after_published")
+HIDDEN_CASES = "after_published"
 
 
 def build_notes(result: SubmissionResult) -> list[str]:
@@ -30,28 +35,53 @@ def build_notes(result: SubmissionResult) -> list[str]:
     return [visible(note) for note in notes]
 
 
+def first_difference(case: CaseResult) -> str:
+    """The first turn where the output differs, expected above actual ("·" marks a space that
+    ends a line, which is otherwise invisible), for a student reading plain text."""
+    if case.first_divergence is None or not 0 <= case.first_divergence < len(case.turns):
+        return ""
+    turn = case.turns[case.first_divergence]
+    typed = f" (after typing {turn.typed!r})" if turn.typed is not None else " (before any input)"
+    shown = [f"First difference in turn {turn.index}{typed}:"]
+    for label, text in (("expected", turn.expected), ("your program printed", turn.actual)):
+        body = cap(text, TURN_CHARS) if text is not None else "(nothing)"
+        shown.append(f"--- {label}:\n" + "\n".join(line + "·" if line.endswith(" ") else line
+                                                     for line in body.split("\n")))
+    return "\n".join(shown)
+
+
 def case_message(case: CaseResult) -> str:
     lines = [case.description]
     if case.reason:
         lines.append(case.reason)
     if case.hint:
         lines.append(f"Hint: this case {case.hint}.")
+    if case.status == FAILED and (difference := first_difference(case)):
+        lines.append(difference)
     return cap(visible("\n\n".join(lines)), MESSAGE_CHARS)
 
 
-def gradescope(result: SubmissionResult) -> dict:
-    """Gradescope's autograder results format; hidden cases are shown after the due date."""
+def gradescope(result: SubmissionResult, hidden: str = HIDDEN_CASES) -> dict:
+    """Gradescope's autograder results format (text output). Every case is a test with its
+    share of the score; a hidden case gets the visibility `hidden` (counted in the score
+    either way); the build's reason and the compiler's first error are the top-level output,
+    which students see; the harness's own stdout is for the instructor only."""
     tests = [{
         "name": f"{case.name} [{case.rubric}]",
         "score": case.earned,
         "max_score": case.value,
         "status": "passed" if case.passed else "failed",
         "output": case_message(case),
-        "visibility": "visible" if case.visibility == "public" else "after_due_date",
+        "tags": [case.rubric],
+        "visibility": "visible" if case.visibility == "public" else hidden,
     } for case in result.cases]
     notes = build_notes(result)
+    summary = f"{result.title}: {result.passed} of {result.total} cases passed"
     return {"score": round(math.fsum(t["score"] for t in tests), 4),
-            "output": "\n".join(notes) or result.title, "tests": tests}
+            "output": "\n".join([summary, *notes]), "output_format": "text", "test_output_format": "text",
+            "stdout_visibility": "hidden", "execution_time": round(math.fsum(c.seconds for c in result.cases)
+                                                                    + sum(b.seconds for b in result.builds.values())),
+            "tests": tests}
 
 
 def junit(result: SubmissionResult) -> str:
@@ -83,7 +113,7 @@ GRADEBOOK_COLUMNS = ["submission", "status", "percent", "earned", "possible", "c
 def gradebook(results: list[SubmissionResult], path: Path, not_graded: list[str] = ()) -> None:
     """One row per submission: its status, the percentage, then every graded rubric item.
     `not_graded` names submissions a stopped run did not reach: rows with that status and no numbers."""
-    items = [item for item in results[0].items if item.graded] if results else []
+    items = next(([item for item in result.items if item.graded] for result in results if result.items), [])
     partial = path.with_name(path.name + ".partial")
     with partial.open("w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
