@@ -69,6 +69,19 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("submission", type=arguments.existing_path)
     p.add_argument("-o", "--output", type=arguments.report_folder, default="reports", help="where the HTML report goes")
 
+    p = sub.add_parser("gradescope", help="grade the submission of a Gradescope autograder run into its results.json",
+                       epilog=EPILOG)
+    p.add_argument("game")
+    p.add_argument("--autograder-root", type=arguments.path, default=Path("/autograder"),
+                   help="the autograder folder (default: /autograder); submission/ and results/ are in it")
+    p.add_argument("--submission", type=arguments.path, help="the submission folder (default: ROOT/submission)")
+    p.add_argument("--results", type=arguments.path, help="the results.json to write (default: ROOT/results/results.json)")
+    p.add_argument("--hidden", choices=["after_published", "after_due_date", "hidden"], default="after_published",
+                   help="Gradescope visibility of the hidden cases (default: after_published); their score counts either way")
+    p.add_argument("-k", dest="select", help="only cases whose name contains this text")
+    p.add_argument("--no-sandbox", action="store_true",
+                   help="run the submission without bubblewrap (the container is then the only sandbox)")
+
     p = sub.add_parser("regen", help="rewrite expected transcripts from the reference", epilog=EPILOG)
     p.add_argument("targets", nargs="*", help="games and/or case files (default: every game)")
     p.add_argument("--check", action="store_true", help="change nothing; exit 1 if any case is stale (for CI)")
@@ -240,8 +253,19 @@ def cmd_regen(args) -> int:
     return 1 if args.check and stale else 0
 
 
+def cmd_gradescope(args) -> int:
+    from harness import gradescope
+    where = gradescope.layout(args.autograder_root, args.submission, args.results)
+    try:
+        return gradescope.grade(args.game, where, select=args.select, hidden=args.hidden,
+                                allow_unconfined=args.no_sandbox)
+    except InputError as problem:
+        gradescope.not_graded(where, str(problem))
+        raise
+
+
 COMMANDS = {"play": cmd_play, "record": cmd_record, "run": cmd_run, "grade": cmd_grade, "check": cmd_check,
-            "regen": cmd_regen}
+            "regen": cmd_regen, "gradescope": cmd_gradescope}
 
 
 if __name__ == "__main__":

@@ -28,8 +28,8 @@ def build_notes(result: SubmissionResult) -> list[str]:
             notes.append(f"{target}: {build.reason}")
             if build.diagnosis:
                 notes.append(build.diagnosis)
-            elif build.log.strip():
-                notes.append(cap(build.log.strip(), 1500))
+            if output := compiler_output(build.log):
+                notes.append(f"The compiler's output:\n{output}")
         notes += [f"{target}: {line}" for line in build.intake]
         notes += [f"{target}: source check: {finding}" for finding in build.findings]
     return [visible(note) for note in notes]
@@ -48,6 +48,13 @@ def first_difference(case: CaseResult) -> str:
         shown.append(f"--- {label}:\n" + "\n".join(line + "·" if line.endswith(" ") else line
                                                      for line in body.split("\n")))
     return "\n".join(shown)
+
+
+def compiler_output(log: str, limit: int = 1500) -> str:
+    """What the compiler printed, from the start (where its first error is), without the
+    command lines (they name the grader's temporary folders)."""
+    text = "\n".join(line for line in log.splitlines() if not line.startswith("$ ")).strip()
+    return text if len(text) <= limit else text[:limit] + "\n…"
 
 
 def case_message(case: CaseResult) -> str:
