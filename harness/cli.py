@@ -12,11 +12,11 @@ from pathlib import Path
 from harness import arguments, config
 from harness import build as builder
 from harness import cases as caseload
-from harness import batch, grading, progress, regen, runner, sandbox, spec as specs, yamlfile
+from harness import grading, progress, runner, sandbox, spec as specs, yamlfile
 from harness.environment import Workdir, reference_env
 from harness.errors import InputError
 from harness.inputs import TerminalInputs
-from harness.reports import files, terminal
+from harness.reports import terminal
 
 EPILOG = arguments.epilog()
 
@@ -186,6 +186,7 @@ def _grade_one(spec, milestone, found, submission: Path, builds=None, grader=Non
 
 
 def cmd_grade(args) -> int:
+    from harness import batch  # the class machinery (reports, class page) loads only where it is used
     spec, milestone = specs.parse_game(args.game)
     batch.require_some(args.submissions)
     found = _load_cases(spec, milestone, args.select)
@@ -203,6 +204,7 @@ def cmd_check(args) -> int:
     result = _grade_one(spec, milestone, found, args.submission)
     terminal.render(result)
     terminal.explain_failures(result)
+    from harness.reports import files
     paths = files.write(result, args.output / f"check-{spec.game}")
     print(f"  full report: {paths['html']}")
     return 0 if result.all_passed else 1
@@ -228,6 +230,7 @@ def cmd_run(args) -> int:
 
 
 def cmd_regen(args) -> int:
+    from harness import regen
     selected = []
     for item in args.targets or specs.games():
         if item.endswith((".yaml", ".yml")):
