@@ -112,7 +112,7 @@ def _run(spec, milestone, cases, found, keys, options, look, started) -> int:
             for note in found.notes:
                 shown.say(visible(note))
             for item in done:
-                shown.say(_line(item, look))
+                shown.say(_full(item, look) if whole or look.detail == progress.VERBOSE else _line(item, look))
         stop = threading.Event()
         _workers_ignore_ctrl_c()
         stopping.adopt_orphans()
@@ -133,7 +133,7 @@ def _run(spec, milestone, cases, found, keys, options, look, started) -> int:
                 done.append(item)
                 shown.advance()
                 if whole or look.detail == progress.VERBOSE:
-                    shown.say(progress.rendered(terminal.render, result, look.colour) + f"  report: {paths['html']}\n")
+                    shown.say(_full(item, look))
                 elif look.detail != progress.QUIET:
                     shown.say(_line(item, look))
         except KeyboardInterrupt:
@@ -198,6 +198,11 @@ def _grade(grader, spec, milestone, cases, entry: classroom.Entry) -> Submission
     for build in result.builds.values():
         build.intake[:0] = [cap(note, 500) for note in entry.notes]
     return result
+
+
+def _full(item: Done, look: progress.Style) -> str:
+    kept = " (unchanged since the last run: kept)" if item.reused else ""
+    return progress.rendered(terminal.render, item.result, look.colour) + f"  report: {item.report}{kept}\n"
 
 
 def _line(item: Done, look: progress.Style) -> str:
