@@ -76,10 +76,26 @@ def require_some(paths: list[Path]) -> None:
         raise InputError(f"no such file or folder: {', '.join(map(str, paths))}")
 
 
+def _refuse_overlap(output: Path, paths: list[Path], entries: list[classroom.Entry]) -> None:
+    """Reports are never written over what is graded or into a student's folder (where they
+    would become part of the submission)."""
+    target = os.path.realpath(output)
+    for path in paths:
+        if target == os.path.realpath(path):
+            raise InputError(f"-o {output}: that is what is graded; give a folder of its own for the reports, "
+                             "e.g. -o reports")
+    for entry in entries:
+        base = os.path.realpath(entry.path) if entry.layout == classroom.FOLDER else None
+        if base and (target == base or target.startswith(base + os.sep)):
+            raise InputError(f"-o {output}: that is inside the submission {entry.path}; give a folder of its own "
+                             "for the reports, e.g. -o reports")
+
+
 def grade_class(spec, milestone, cases, paths: list[Path], options: Options) -> int:
     found = classroom.find(paths, spec, exclude=[options.output])
     if not found.entries:
         raise InputError(f"{', '.join(map(str, paths))}: no submissions in it (folders, archives or source files)")
+    _refuse_overlap(options.output, paths, found.entries)
     look = progress.style(options.detail, options.colour)
     started = time.monotonic()
     with classroom.Staging() as staging:

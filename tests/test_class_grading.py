@@ -206,6 +206,13 @@ def test_ctrl_c_leaves_finished_reports_and_no_process_and_the_rerun_grades_the_
     assert "kept" not in forced.stdout and "report.html" not in forced.stdout
     assert forced.stdout.splitlines()[0].startswith("3 submissions in") and ": 3 graded" in forced.stdout
 
+    # another set of submissions into the same folder: the class's gradebook is moved aside, not lost
+    alone = _grade(room / "fast-a", "-o", out, "-q", tmp=temp)
+    assert alone.returncode == 0 and f"kept as {out / 'gradebook-previous-1.csv'}" in alone.stdout
+    assert set(_rows(out)) == {"fast-a"}
+    with (out / "gradebook-previous-1.csv").open(encoding="utf-8") as f:
+        assert {row["submission"] for row in csv.DictReader(f)} == {"fast-a", "fast-b", "slow-c"}
+
 
 def test_the_counter_and_colour_show_on_a_terminal_only(graded_class):
     root, _, paths = graded_class
@@ -278,3 +285,15 @@ def test_the_report_folder_inside_a_class_folder_is_not_a_submission(tmp_path):
     found = classroom.find([room], spec, exclude=[room / "reports"])
     assert [e.name for e in found.entries] == ["a", "b"]
     assert f"{room / 'reports'}: the report folder, not a submission" in found.notes
+
+
+def test_reports_are_never_written_over_what_is_graded(tmp_path):
+    room = tmp_path / "room"
+    for name in ("a", "b"):
+        _write(room / name / "reversi.py", "print()")
+    for args, message in [((room, "-o", room), f"-o {room}: that is what is graded"),
+                          ((room, "-o", room / "a" / "out"), f"that is inside the submission {room / 'a'}"),
+                          ((room / "b", "-o", room / "b" / "reports"), f"that is inside the submission {room / 'b'}")]:
+        done = _grade(*args, tmp=tmp_path)
+        assert done.returncode == 2 and message in done.stderr and done.stderr.count("\n") == 1
+    assert sorted(p.name for p in room.rglob("*")) == ["a", "b", "reversi.py", "reversi.py"]
