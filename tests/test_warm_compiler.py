@@ -167,3 +167,17 @@ def test_a_failed_build_is_reused_with_its_first_error(tmp_path):
     assert first.reason == second.reason
     assert "Reversi.java:1: error: incompatible types: String cannot be converted to int" in second.reason
     assert second.diagnosis == first.diagnosis
+
+
+def test_a_valid_case_is_remembered_but_an_edited_one_is_validated_again(tmp_path, monkeypatch):
+    from harness import schema, yamlfile
+    from harness.errors import InputError
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    case = tmp_path / "case.yaml"
+    case.write_text((ROOT / "cases" / "reversi" / "ms2-result-tie.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    schema.validate(yamlfile.load(case), "case.schema.json")
+    assert len(list((tmp_path / "xdg" / "game-harness" / "valid").rglob("*"))) == 2  # one folder, one marker
+    case.write_text(case.read_text(encoding="utf-8") + "colour: blue\n", encoding="utf-8")
+    with pytest.raises(InputError, match="colour"):
+        schema.validate(yamlfile.load(case), "case.schema.json")
+    assert len(list((tmp_path / "xdg" / "game-harness" / "valid").rglob("*"))) == 2  # an error is never remembered
