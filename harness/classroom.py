@@ -263,7 +263,7 @@ def unique_names(entries: list[Entry]) -> None:
 
 
 def _safe(label: str) -> str:
-    base = re.sub(r"[^A-Za-z0-9._-]+", "_", label)[:NAME_CHARS].strip("._") or "submission"
+    base = re.sub(r"[^A-Za-z0-9._-]+", "_", label)[:NAME_CHARS].strip("._-") or "submission"
     return f"submission-{base}" if base.lower() in RESERVED_NAMES else base
 
 

@@ -254,9 +254,9 @@ def test_duplicate_names_take_their_folder_then_a_number(tmp_path):
     entries = [classroom.Entry("Reversi", "", classroom.FOLDER, parent=parent) for parent in ("s1", "s1", "s2")]
     classroom.unique_names(entries)
     assert [e.name for e in entries] == ["s1_Reversi", "s1_Reversi-2", "s2_Reversi"]
-    shouting = [classroom.Entry(label, "", classroom.FOLDER) for label in ("Ann", "ANN", "index.html", "../..")]
-    classroom.unique_names(shouting)
-    assert [e.name for e in shouting] == ["Ann", "ANN-2", "submission-index.html", "submission"]
+    shouting = [classroom.Entry(label, "", classroom.FOLDER) for label in ("Ann", "ANN", "index.html", "../..", "-=1+1")]
+    classroom.unique_names(shouting)  # no name a spreadsheet would read as a formula
+    assert [e.name for e in shouting] == ["Ann", "ANN-2", "submission-index.html", "submission", "1_1"]
 
 
 def test_lms_files_are_staged_under_their_real_names_without_following_links(tmp_path):
