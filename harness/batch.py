@@ -55,10 +55,10 @@ class _Grader(grading.Grader):
         super().__init__()
         self._stop = stop
 
-    def _workers(self):
+    def _workers(self, *args, **kwargs):
         if self._stop.is_set():
             raise Stopped("interrupted")
-        return super()._workers()
+        return super()._workers(*args, **kwargs)
 
 
 def _workers_ignore_ctrl_c() -> None:
