@@ -248,27 +248,29 @@ class Compiled:
     log: str
     reason: str = ""
     failed_command: list[str] = field(default_factory=list)
+    warm: bool = False  # the warm compiler answered a step
 
 
-def _step(command: list[str], values: dict, result: Build, compiler) -> subprocess.CompletedProcess:
+def _step(command: list[str], values: dict, result: Build, compiler) -> tuple[subprocess.CompletedProcess, bool]:
     """One build command: a javac command goes to the warm compiler when there is one that
     can answer it, anything else (and javac when it cannot) runs in the sandbox."""
     reply = compiler.compile(command, values["src"], BUILD_SECONDS) if compiler is not None else None
     if reply is not None:
         if reply.status is None:
             raise subprocess.TimeoutExpired(command, BUILD_SECONDS)
-        return subprocess.CompletedProcess(command, reply.status, reply.output.encode())
+        return subprocess.CompletedProcess(command, reply.status, reply.output.encode()), True
     confined = sandbox.wrap(command, writable=[values["src"]], readable=[], hidden=result.hidden, cwd=values["src"])
-    return run_step(confined, cwd=values["src"], env=child_env(values["src"]), timeout=BUILD_SECONDS)
+    return run_step(confined, cwd=values["src"], env=child_env(values["src"]), timeout=BUILD_SECONDS), False
 
 
 def compile_sources(steps: list[str], values: dict, result: Build, compiler=None) -> Compiled:
     """Run the build steps in order; the first failing one ends the build."""
-    log = []
+    log, warm = [], False
     for step in steps:
         command = expand(step, **values)
         try:
-            done = _step(command, values, result, compiler)
+            done, answered = _step(command, values, result, compiler)
+            warm = warm or answered
         except subprocess.TimeoutExpired:
             return Compiled(False, "".join(log), f"the build took longer than {BUILD_SECONDS} s: {shlex.join(command)}",
                             command)
@@ -276,8 +278,8 @@ def compile_sources(steps: list[str], values: dict, result: Build, compiler=None
             return Compiled(False, "".join(log), f"cannot run the build command {command[0]!r}: {problem}", command)
         log.append(f"$ {shlex.join(command)}\n{done.stdout.decode('utf-8', 'replace')}"[:MAX_LOG_CHARS])
         if done.returncode != 0:
-            return Compiled(False, "".join(log), f"the build failed (exit status {done.returncode})", command)
-    return Compiled(True, "".join(log))
+            return Compiled(False, "".join(log), f"the build failed (exit status {done.returncode})", command, warm)
+    return Compiled(True, "".join(log), warm=warm)
 
 
 def compile_cached(lang: Language, staged: Staged, values: dict, result: Build, compiler=None) -> Compiled:
@@ -323,7 +325,7 @@ def compile_with_fallback(lang: Language, staged: Staged, values: dict, result: 
     staged.extras = kept
     staged.notes.append(f"built without {', '.join(sorted(in_error))}: "
                         f"the errors were there only ({diagnose.first_error(compiled.log)})")
-    return Compiled(True, compiled.log + again.log)
+    return Compiled(True, compiled.log + again.log, warm=compiled.warm or again.warm)
 
 
 # --- step 4: the run command ---------------------------------------------------------------
@@ -395,8 +397,8 @@ def build(submission: Path, spec: Spec, target_id: str, compiler=None) -> Build:
                 result.intake.append(f"main class: {values['main']}")
         result.run = run_command(lang, values)
         steps = lang.build if lang.build is not None else RECIPES[lang.name]["build"]
-        result.intake.append(f"built with {shlex.split(steps[0])[0]}: {', '.join(staged.sources)}" if steps
-                             else f"run as {lang.name}, no build step: {lang.main}")
+        result.intake.append(f"built with {shlex.split(steps[0])[0]}{' (the warm compiler)' if compiled.warm else ''}: "
+                             f"{', '.join(staged.sources)}" if steps else f"run as {lang.name}, no build step: {lang.main}")
         result.ok = True
         return result
     except (IntakeProblem, OSError) as problem:

@@ -82,6 +82,7 @@ def test_a_graded_submission_built_by_it_passes(warm):
         result = grader.grade(spec, milestone, found, ROOT / "examples" / "reversi" / "correct-java")
     assert warm.answered == 1
     assert result.status == "graded" and result.passed == 2, [c.reason for c in result.cases]
+    assert result.builds["game"].intake[-1] == "built with javac (the warm compiler): Reversi.java"
 
 
 def test_plain_javac_takes_over_when_it_is_killed(warm):
