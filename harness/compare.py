@@ -113,13 +113,14 @@ def _canonical_messages(text: str, classes) -> str:
 
 
 def _filter_lines(text: str, flags: dict) -> str:
+    """The lines a view looks at, each with its own line end (so a prompt stays a prompt)."""
     keep, drop = flags.get("keep_lines"), flags.get("drop_lines")
-    lines = text.split("\n")
+    lines = re.split(r"(?<=\n)", text)
     if keep:
-        lines = [line for line in lines if re.search(keep, line)]
+        lines = [line for line in lines if re.search(keep, line.rstrip("\n"))]
     if drop:
-        lines = [line for line in lines if not re.search(drop, line)]
-    return "\n".join(lines)
+        lines = [line for line in lines if not re.search(drop, line.rstrip("\n"))]
+    return "".join(lines)
 
 
 def normalise(text: str, view: View, last: bool) -> str:

@@ -9,6 +9,7 @@ that case's "harness error", never the batch's end.
 import importlib
 import multiprocessing
 import os
+import threading
 import traceback
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -288,6 +289,7 @@ class Grader:
     def __init__(self, jobs: int | None = None):
         self.jobs = workers(jobs)
         self._pool: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()  # submissions are graded from several builder threads
         self.compiler = WarmJavac()  # one warm javac for every Java build of this grading
 
     def __enter__(self) -> "Grader":
@@ -297,37 +299,43 @@ class Grader:
         self.close()
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
         self.compiler.close()
 
-    def _workers(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            # forkserver: workers never inherit the threads that build submissions side by side;
-            # each adopts orphans (child subreaper) so it can kill a program's escaped processes
-            self._pool = ProcessPoolExecutor(max_workers=self.jobs, initializer=runner.become_subreaper,
-                                             mp_context=multiprocessing.get_context("forkserver"))
-        return self._pool
+    def _workers(self, broken: ProcessPoolExecutor | None = None) -> ProcessPoolExecutor:
+        """The pool, made once; `broken` (a pool that lost a worker) is replaced by a new one."""
+        with self._lock:
+            if self._pool is not None and self._pool is broken:
+                self._pool = None
+            if self._pool is None:
+                # forkserver: workers never inherit the threads that build submissions side by side;
+                # each adopts orphans (child subreaper) so it can kill a program's escaped processes
+                self._pool = ProcessPoolExecutor(max_workers=self.jobs, initializer=runner.become_subreaper,
+                                                 mp_context=multiprocessing.get_context("forkserver"))
+            return self._pool
 
     def run_cases(self, jobs: list[Job]) -> list[CaseResult]:
         """Every job's result in order; a worker that dies costs only the cases it had."""
         futures = []
         for job in jobs:
+            pool = self._workers()
             try:
-                futures.append(self._workers().submit(run_job, job))
+                futures.append(pool.submit(run_job, job))
             except BrokenProcessPool:
-                self._pool = None
-                futures.append(self._workers().submit(run_job, job))
+                futures.append(self._workers(broken=pool).submit(run_job, job))
         results = []
         for job, future in zip(jobs, futures):
             try:
                 results.append(future.result())
             except BrokenProcessPool:
-                self._pool = None  # a fresh pool for the cases and submissions that follow
                 results.append(harness_error(job.case, "a worker process died while running this case"))
             except Exception:
                 results.append(harness_error(job.case, traceback.format_exc()))
+        if any(r.status == HARNESS_ERROR and "worker process died" in r.reason for r in results):
+            self._workers(broken=self._pool)  # a fresh pool for the submissions that follow
         return results
 
     def grade(self, spec: Spec, milestone: str | None, cases: list[Case], submission: Path,

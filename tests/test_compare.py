@@ -115,3 +115,13 @@ def test_line_filters_let_an_item_look_only_at_its_lines():
 def test_a_later_preset_keeps_the_view_of_the_layer_below():
     flags = compare.policy("default", {"messages": True, "drop_lines": "^x"}, "whitespace")
     assert flags["messages"] and flags["drop_lines"] == "^x" and flags["collapse_whitespace"]
+
+
+def test_kept_lines_keep_their_line_ends():
+    # a space at the end of a kept line is still a space at a line end (ignored by default),
+    # while the prompt that ends a turn keeps its significant trailing space
+    expected = [{"out": "Board\nBlack's turn\nRow? "}, {"in": "4"}, {"out": "done\n"}]
+    spaced = [{"out": "Board\nBlack's turn \nRow? "}, {"in": "4"}, {"out": "done\n"}]
+    assert run(spaced, ["default", {"keep_lines": "turn|Row"}], expected=expected).passed
+    no_space = [{"out": "Board\nBlack's turn\nRow?"}, {"in": "4"}, {"out": "done\n"}]
+    assert not run(no_space, ["default", {"keep_lines": "turn|Row"}], expected=expected).passed
