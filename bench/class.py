@@ -18,7 +18,8 @@ Usage: python bench/class.py [--quick] [--submissions N] [--cases N] [--keep]
 - the fixed cost of `harness run` on one case above the program's own time (target at most
   0.25 s): the median of a few `harness run -k CASE` calls minus the median of that case's
   program through a pipe.
-`--quick`: 8 submissions x 5 cases, under a minute. The full run takes about 10 minutes on 2 cores.
+`--quick`: 6 submissions x 4 cases, under a minute on an idle 2-core machine (1.5 minutes
+under a load of 15). The full run takes about 10 minutes on 2 cores (7 of them grading).
 """
 import argparse
 import os
@@ -89,7 +90,7 @@ def run_costs(spec, cases, samples: set[str]) -> dict[str, float]:
     return costs
 
 
-def compile_costs(spec) -> tuple[float, float]:
+def compile_costs(spec, repeat: int) -> tuple[float, float]:
     """One plain javac build and one warm build of the correct sample (median of a few)."""
     source = (ROOT / "examples" / GAME / "correct-java" / "Reversi.java").read_text(encoding="utf-8")
     with tempfile.TemporaryDirectory() as work, WarmJavac() as warm:
@@ -102,12 +103,12 @@ def compile_costs(spec) -> tuple[float, float]:
             took = time.perf_counter() - started
             builder.cleanup(built)
             return took, built
-        plain = statistics.median(once(None, i)[0] for i in range(3))
-        for i in range(3, 5):
+        plain = statistics.median(once(None, i)[0] for i in range(repeat))
+        for i in range(repeat, repeat + 2):
             once(warm, i)  # the compiler starts after the first Java build and warms up
         warm.wait_ready()
         answered = warm.answered
-        hot = statistics.median(once(warm, i)[0] for i in range(5, 10))
+        hot = statistics.median(once(warm, i)[0] for i in range(repeat + 2, 2 * repeat + 2))
         assert warm.answered > answered, "the warm compiler answered no build"
     return plain, hot
 
@@ -162,14 +163,14 @@ def fixed_cost(root: Path, spec, case, repeat: int) -> tuple[float, float]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="8 submissions x 5 cases (under a minute)")
+    parser.add_argument("--quick", action="store_true", help="6 submissions x 4 cases (under a minute on an idle machine)")
     parser.add_argument("--submissions", type=int)
     parser.add_argument("--cases", type=int)
     parser.add_argument("--cached-too", action="store_true", help="grade the class again with every build cached")
     parser.add_argument("--keep", action="store_true", help="keep the class and its reports (the folder is printed)")
     args = parser.parse_args()
-    count = args.submissions or (8 if args.quick else 100)
-    n_cases = args.cases or (5 if args.quick else 20)
+    count = args.submissions or (6 if args.quick else 100)
+    n_cases = args.cases or (4 if args.quick else 20)
     cores = os.cpu_count() or 1
     spec, milestone = specs.parse_game(GAME)
     cases = sorted(caseload.load_all(spec, milestone), key=lambda c: c.name)[:n_cases]
@@ -179,7 +180,7 @@ def main() -> int:
         used = make_class(work / "class", count)
         print(f"{count} Java submissions x {len(cases)} cases of {spec.title} ({cores} cores)", flush=True)
         costs = run_costs(spec, cases, set(used))
-        plain, hot = compile_costs(spec)
+        plain, hot = compile_costs(spec, 2 if args.quick else 5)
         floor = (sum(costs[s] for s in used) + count * hot) / cores
         wall, quarter, end, _ = grade_class(root, work / "class", work / "reports", count)
         print(f"  wall time (harness grade):       {wall:8.1f} s")
@@ -191,7 +192,7 @@ def main() -> int:
         if args.cached_too:
             again, _, _, _ = grade_class(root, work / "class", work / "reports-again", count)
             print(f"  wall time again, builds cached:  {again:8.1f} s")
-        run_wall, program = fixed_cost(root, spec, cases[0], 3 if args.quick else 5)
+        run_wall, program = fixed_cost(root, spec, cases[0], 2 if args.quick else 5)
         print(f"  harness run -k {cases[0].name}: {run_wall:.2f} s, the program alone {program:.2f} s: "
               f"fixed cost {run_wall - program:.2f} s (target <= 0.25 s)")
         if args.keep:
