@@ -13,6 +13,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+import yaml
 
 from harness import cases as caseload
 from harness import spec as specs
@@ -100,27 +101,33 @@ def test_a_correct_submission_earns_every_point(harness_cli, tmp_path, selected)
 
 
 def test_a_buggy_submission_shows_each_first_difference(harness_cli, tmp_path, selected):
-    """bug-message prints "Not a legal move" without "!": both cases fail (examples/reversi/expected.yaml)."""
+    """bug-message prints "Not a legal move" without "!": the cases it must fail are those
+    examples/reversi/expected.yaml lists, the others pass."""
     spec, found = selected
+    expected = yaml.safe_load((ROOT / "examples" / "reversi" / "expected.yaml").read_text(encoding="utf-8"))
+    fails = set(expected["samples"]["bug-message"]["fails"]) & {c.name for c in found}
+    assert fails, "the selection must hold a case bug-message fails"
     sample = ROOT / "examples" / "reversi" / "bug-message"
     done, results, full = autograde(harness_cli, tmp_path, {p.name: p.read_text() for p in sample.glob("*.java")},
                                     "--hidden", "hidden")
     assert done.returncode == 1
-    tests = check_format(results, values(spec, found))
-    assert results["score"] == 0.0
-    for case in found:
-        test = tests[case.name]
-        assert test["status"] == "failed"
-        assert test["visibility"] == ("hidden" if case.visibility == "hidden" else "visible")
-        assert "First difference in turn" in test["output"]
-        expected, _, actual = test["output"].partition("--- your program printed:")
-        assert "Not a legal move!" in expected.partition("--- expected:")[2]
-        assert "Not a legal move\n" in actual and "Not a legal move!" not in actual
+    shares = values(spec, found)
+    tests = check_format(results, shares)
+    assert results["score"] == pytest.approx(sum(v for name, v in shares.items() if name not in fails))
     suite = ET.fromstring(exports.junit(full))
     failures = {tc.get("name"): tc.find("failure") for tc in suite.iter("testcase")}
     for case in found:
-        assert failures[case.name] is not None
-        assert failures[case.name].text == tests[case.name]["output"]  # the same message in both formats
+        test = tests[case.name]
+        assert test["visibility"] == ("hidden" if case.visibility == "hidden" else "visible")
+        if case.name not in fails:
+            assert test["status"] == "passed" and failures[case.name] is None
+            continue
+        assert test["status"] == "failed" and test["score"] == 0
+        assert "First difference in turn" in test["output"]
+        before, _, actual = test["output"].partition("--- your program printed:")
+        assert "Not a legal move!" in before.partition("--- expected:")[2]
+        assert "Not a legal move\n" in actual and "Not a legal move!" not in actual
+        assert failures[case.name].text == test["output"]  # the same message in both formats
 
 
 def test_no_submission_folder_still_writes_results(harness_cli, tmp_path):
