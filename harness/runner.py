@@ -8,7 +8,6 @@ Whatever happens, everything the run started is killed before `run` returns.
 import ctypes
 import math
 import os
-import resource
 import select
 import signal
 import termios
@@ -19,6 +18,7 @@ import pexpect
 
 from harness import cgroups, procwait
 from harness.limits import confine
+from harness.outcome import End
 
 _PR_SET_CHILD_SUBREAPER = 36
 # After output or a typed line, look at the program again almost at once, then back off to
@@ -48,7 +48,7 @@ class Limits:
 @dataclass
 class RunResult:
     events: list[dict]
-    end: int | str  # exit status, or "waiting" / "timeout" / "output-limit" / "signal SIGxxx"
+    end: End
     detail: str = ""  # why the run ended, for a person
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
@@ -148,7 +148,7 @@ def run(command: list[str], *, env: dict, cwd: str, inputs, limits: Limits, echo
             dimensions=(500, 1000), preexec_fn=lambda: _child_setup(limits),
         )
     except (pexpect.ExceptionPexpect, OSError) as problem:
-        return RunResult([], 127, f"could not start {command[0]}: {problem}", 0.0)
+        return RunResult([], End.exited(127), f"could not start {command[0]}: {problem}", 0.0)
     child.delaybeforesend = None
     child.delayafterread = None
     child.delayafterclose = 0
@@ -213,7 +213,7 @@ class _Session:
             self.so_far.append(text)
         self.pending.clear()
 
-    def _finish(self, end, detail: str = "") -> RunResult:
+    def _finish(self, end: End, detail: str = "") -> RunResult:
         self._flush_turn()
         return RunResult(self.events, end, detail, time.monotonic() - self.started, self.notes)
 
@@ -247,15 +247,15 @@ class _Session:
         while True:
             now = time.monotonic()
             if now - self.started > limits.run_seconds:
-                return self._finish("timeout", f"the whole run took longer than {limits.run_seconds:g} s")
+                return self._finish(End("timeout"), f"the whole run took longer than {limits.run_seconds:g} s")
             if now - turn_started > limits.turn_seconds:
                 where = f"after input {self.typed}" if self.typed else "before the first input"
-                return self._finish("timeout", f"no wait for input and no exit within {limits.turn_seconds:g} s {where}")
+                return self._finish(End("timeout"), f"no wait for input and no exit within {limits.turn_seconds:g} s {where}")
             if self.poller.poll(interval * 1000):
                 if not self._read():
                     return self._ended()
                 if self.total > limits.output_bytes:
-                    return self._finish("output-limit", f"printed more than {limits.output_bytes:,} bytes")
+                    return self._finish(End("output-limit"), f"printed more than {limits.output_bytes:,} bytes")
                 interval, last_activity = _FIRST_LOOK, time.monotonic()
                 continue
             if not self.child.isalive():
@@ -278,7 +278,7 @@ class _Session:
             self._flush_turn()
             line = self.inputs.next_line("".join(self.so_far))
             if line is None:
-                return self._finish("waiting", "the program waits for more input than the case gives")
+                return self._finish(End("waiting"), "the program waits for more input than the case gives")
             self._type(line)
             turn_started = last_activity = time.monotonic()
             ticks, interval = None, _FIRST_LOOK
@@ -287,9 +287,9 @@ class _Session:
         """The output closed or the program exited: drain, then collect its status within the run limit."""
         while self.poller.poll(0) and self._read():  # what is left in the pty, within the limits
             if self.total > self.limits.output_bytes:
-                return self._finish("output-limit", f"printed more than {self.limits.output_bytes:,} bytes")
+                return self._finish(End("output-limit"), f"printed more than {self.limits.output_bytes:,} bytes")
             if time.monotonic() - self.started > self.limits.run_seconds:
-                return self._finish("timeout", f"the whole run took longer than {self.limits.run_seconds:g} s")
+                return self._finish(End("timeout"), f"the whole run took longer than {self.limits.run_seconds:g} s")
         if self.child.isalive():
             remaining = self.limits.run_seconds - (time.monotonic() - self.started)
             try:
@@ -301,8 +301,8 @@ class _Session:
             except OSError:
                 pass
             if self.child.isalive():
-                return self._finish("timeout", "the program closed its output but did not exit")
+                return self._finish(End("timeout"), "the program closed its output but did not exit")
         if self.child.signalstatus is not None:
             name = _signal_name(self.child.signalstatus)
-            return self._finish(f"signal {name}", f"killed by {name}")
-        return self._finish(self.child.exitstatus)
+            return self._finish(End.killed(name), f"killed by {name}")
+        return self._finish(End.exited(self.child.exitstatus))
