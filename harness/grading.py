@@ -319,6 +319,10 @@ class Grader:
 
     def run_cases(self, jobs: list[Job]) -> list[CaseResult]:
         """Every job's result in order; a worker that dies costs only the cases it had."""
+        if len(jobs) == 1 and self._pool is None:
+            # one case alone (`harness run -k`): starting a pool would cost more than the case
+            runner.become_subreaper()
+            return [run_job(jobs[0])]
         futures = []
         for job in jobs:
             pool = self._workers()
