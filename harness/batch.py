@@ -9,6 +9,7 @@ page are written for the reports that are finished (the rest are rows marked not
 """
 import multiprocessing.forkserver
 import os
+import dataclasses
 import signal
 import sys
 import threading
@@ -119,7 +120,7 @@ def _run(spec, milestone, cases, found, keys, options, look, started) -> int:
         kept = None if options.force else resume.reusable(out / entry.name, keys[entry.name])
         if kept is not None:
             kept.name = entry.name
-            done.append(Done(entry, kept, out / entry.name / "report.html", True))
+            done.append(Done(entry, _slim(kept), out / entry.name / "report.html", True))
         else:
             todo.append(entry)
     whole = len(entries) == 1 and look.detail != progress.QUIET
@@ -146,12 +147,13 @@ def _run(spec, milestone, cases, found, keys, options, look, started) -> int:
                     result = _crashed(spec, milestone, entry, traceback.format_exc())
                 paths = _write(result, out / entry.name, keys[entry.name])
                 item = Done(entry, result, paths["html"], False)
-                done.append(item)
                 shown.advance()
                 if whole or look.detail == progress.VERBOSE:
                     shown.say(_full(item, look))
                 elif look.detail != progress.QUIET:
                     shown.say(_line(item, look))
+                item.result = _slim(result)
+                done.append(item)
         except KeyboardInterrupt:
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C cannot cut the cleanup short
             shown.close()
@@ -214,6 +216,18 @@ def _grade(grader, spec, milestone, cases, entry: classroom.Entry) -> Submission
     for build in result.builds.values():
         build.intake[:0] = [cap(note, 500) for note in entry.notes]
     return result
+
+
+def _slim(result: SubmissionResult) -> SubmissionResult:
+    """What the class page and the gradebook need of a finished submission (its report is on
+    disk): scores and reasons, and of each failing case only its first differing turn, so the
+    harness's memory stays flat however large the class."""
+    cases = []
+    for case in result.cases:
+        turn = case.turns[case.first_divergence] if case.first_divergence is not None and case.turns else None
+        cases.append(dataclasses.replace(case, expected=[], actual=[], typed=[], notes=case.notes[:3],
+                                         turns=[turn] if turn else [], first_divergence=0 if turn else None))
+    return dataclasses.replace(result, cases=cases)
 
 
 def _full(item: Done, look: progress.Style) -> str:

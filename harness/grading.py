@@ -286,8 +286,9 @@ class Grader:
     """A pool of case workers shared by every submission of one grading (cores + 1 workers:
     the measured sweet spot for JVMs on a small machine). Use as a context manager."""
 
-    def __init__(self, jobs: int | None = None):
+    def __init__(self, jobs: int | None = None, inline: bool = False):
         self.jobs = workers(jobs)
+        self.inline = inline  # a grading of one case may run it in this process (nothing else reaps here)
         self._pool: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()  # submissions are graded from several builder threads
         self.compiler = WarmJavac()  # one warm javac for every Java build of this grading
@@ -319,7 +320,7 @@ class Grader:
 
     def run_cases(self, jobs: list[Job]) -> list[CaseResult]:
         """Every job's result in order; a worker that dies costs only the cases it had."""
-        if len(jobs) == 1 and self._pool is None:
+        if self.inline and len(jobs) == 1 and self._pool is None:
             # one case alone (`harness run -k`): starting a pool would cost more than the case
             runner.become_subreaper()
             return [run_job(jobs[0])]
@@ -392,5 +393,5 @@ def submission_name(submission: Path) -> str:
 def grade(spec: Spec, milestone: str | None, cases: list[Case], submission: Path,
           builds: dict[str, builder.Build] | None = None) -> SubmissionResult:
     """Grade one submission with a pool of its own (a class shares one Grader instead)."""
-    with Grader() as grader:
+    with Grader(inline=True) as grader:
         return grader.grade(spec, milestone, cases, submission, builds)

@@ -22,7 +22,7 @@ CORRECT = (ROOT / "examples" / "reversi" / "correct-python" / "reversi.py").read
 # The handout's message without its "!": a realistic slip in the illegal-move cases' item
 NO_BANG = CORRECT.replace('print("Not a legal move!")', 'print("Not a legal move")')
 SLEEPS = "import time\ntime.sleep(600)\n"
-SELECT = "ms2-illegal"  # two cases, both of the rubric item "Milestone 1 features"
+SELECT = "ms2-illegal"  # two cases of one item, "Milestone 1 features"; one judges the message exactly
 
 
 @pytest.fixture(scope="module")
@@ -90,9 +90,18 @@ def graded_class(tmp_path_factory, illegal_cases):
     return root, done, paths
 
 
-EXPECTED = {  # name → (status, percent): the correct program passes both cases, the slip fails both
-    "alice": ("graded", 100.0), "bob": ("graded", 100.0), "smithjohn_12345": ("graded", 0.0),
-    "Jane_Doe_67890": ("graded", 100.0), "Li_Wei_24680": ("graded", 0.0), "jsmith": ("graded", 100.0),
+def _slip_percent() -> float:
+    """The slip costs only the cases that judge the message's exact text (no message classes)."""
+    spec, milestone = specs.parse_game("reversi")
+    found = caseload.load_all(spec, milestone, SELECT)
+    kept = sum(c.points for c in found if spec.policy(c.rubric, c.compare)["messages"])
+    return round(100.0 * kept / sum(c.points for c in found), 2)
+
+
+SLIP = _slip_percent()
+EXPECTED = {  # name → (status, percent): the correct program passes both cases, the slip fails the exact one
+    "alice": ("graded", 100.0), "bob": ("graded", 100.0), "smithjohn_12345": ("graded", SLIP),
+    "Jane_Doe_67890": ("graded", 100.0), "Li_Wei_24680": ("graded", SLIP), "jsmith": ("graded", 100.0),
     "empty-one": ("missing-files", 0.0), "sec1_Reversi": ("graded", 100.0), "sec2_Reversi": ("graded", 100.0),
     "nowhere": ("missing-files", 0.0),
 }
@@ -142,7 +151,8 @@ def test_the_gradebook_has_a_status_and_a_column_per_graded_item(graded_class, i
     item = illegal_cases[0].rubric
     weight = next(i.points for i in spec.items(milestone) if i.id == item)
     rows = _rows(root / "out")
-    assert float(rows["alice"][item]) == weight and float(rows["Li_Wei_24680"][item]) == 0
+    assert float(rows["alice"][item]) == weight
+    assert float(rows["Li_Wei_24680"][item]) == pytest.approx(weight * SLIP / 100, abs=0.01)
     assert all(rows["alice"][other] == "" for other in graded if other != item)  # no case run: not counted
 
 

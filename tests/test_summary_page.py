@@ -20,7 +20,7 @@ from tests.conftest import ROOT
 CORRECT = (ROOT / "examples" / "reversi" / "correct-python" / "reversi.py").read_text(encoding="utf-8")
 LINE = 'print("Not a legal move!")'
 HOSTILE_LINE = "<script>alert(1)</script>\x1b[2J"
-SELECT = "ms2-illegal-white"
+SELECT = "ms2-illegal-mixed"  # the case that judges the illegal-move message's exact text
 CLASS = {  # name → program
     "ada": CORRECT,
     "ben": CORRECT.replace(LINE, 'print("Not a legal move")'),
