@@ -62,10 +62,17 @@ def policy(*layers) -> dict:
     return flags
 
 
+FLAG_WORDS = {"crlf": "CRLF read as LF", "trailing_space": "spaces at line ends ignored",
+              "trailing_blank_lines": "blank lines at the end ignored", "ignore_blank_lines": "blank lines ignored",
+              "ignore_case": "letter case ignored", "collapse_whitespace": "runs of spaces collapsed",
+              "ignore_extra_lines": "extra lines ignored", "ignore_exit": "exit status not graded"}
+
+
 def describe_policy(flags: dict) -> str:
+    """The policy in words: the closest preset, then what it adds."""
     on = {k for k in FLAGS if flags.get(k)}
-    name = next((n for n, preset in PRESETS.items() if on == set(preset)), None)
-    parts = [name or ", ".join(sorted(on)) or "exact"]
+    name = max((n for n, preset in PRESETS.items() if set(preset) <= on), key=lambda n: len(PRESETS[n]))
+    parts = [name] + [FLAG_WORDS[k] for k in FLAGS if k in on - set(PRESETS[name])]
     if flags.get("messages"):
         parts.append("example wording accepted")
     if not flags.get("rewrite", True):
