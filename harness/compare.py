@@ -40,6 +40,9 @@ LADDER = [
 ]
 
 
+MESSAGE_CHARS = 400  # a line longer than this is never read as a message
+
+
 @dataclass(frozen=True)
 class MessageClass:
     """Lines that count as the same message: the handout's example text and its variants."""
@@ -111,6 +114,8 @@ class View:
 def _canonical_messages(text: str, classes) -> str:
     lines = text.split("\n")
     for index, line in enumerate(lines):
+        if len(line) > MESSAGE_CHARS:
+            continue  # no message is that long; a flood of output is not searched line by line
         for message in classes:
             match = message.accept.search(line)
             if match:
@@ -261,6 +266,23 @@ def _hint(exp_turns, exp_inputs, act_turns, act_inputs, view: View) -> str | Non
     return None
 
 
+def _viewed_lines(text: str, view: View) -> tuple[list[str], list[str], list[int]]:
+    """The lines of a turn that the view looks at: as printed, as the view reads them (the keys
+    the difference is found on) and their line numbers, so a reason points at a line that counts."""
+    flags = view.flags
+    keep, drop = flags.get("keep_lines"), flags.get("drop_lines")
+    skip_blank = flags.get("collapse_whitespace") or flags.get("ignore_blank_lines")
+    one_line = view.looser({"keep_lines": None, "drop_lines": None, "trailing_blank_lines": False})
+    lines, keys, numbers = [], [], []
+    for number, line in enumerate(text.replace("\r\n", "\n").split("\n"), 1):
+        if keep and not re.search(keep, line) or drop and re.search(drop, line) or skip_blank and not line.strip():
+            continue
+        lines.append(line)
+        keys.append(normalise(line, one_line, True))
+        numbers.append(number)
+    return lines, keys, numbers
+
+
 def describe_difference(turn: Turn, view: View) -> str:
     """The first line where a turn differs, said the way a person would fix it."""
     where = f"turn {turn.index}" + (f" (after typing {turn.typed!r})" if turn.typed is not None else "")
@@ -268,27 +290,32 @@ def describe_difference(turn: Turn, view: View) -> str:
         return f"{where}: the program ended before this turn; expected {_short(turn.expected)!r}"
     if turn.expected is None:
         return f"{where}: unexpected output {_short(turn.actual)!r}"
-    exp_lines = turn.expected.replace("\r\n", "\n").split("\n")
-    act_lines = turn.actual.replace("\r\n", "\n").split("\n")
-    matcher = difflib.SequenceMatcher(None, exp_lines, act_lines, autojunk=False)
+    exp_lines, exp_keys, exp_numbers = _viewed_lines(turn.expected, view)
+    act_lines, act_keys, act_numbers = _viewed_lines(turn.actual, view)
+
+    def at(numbers, index):
+        return numbers[index] if index < len(numbers) else (numbers[-1] + 1 if numbers else 1)
+
+    matcher = difflib.SequenceMatcher(None, exp_keys, act_keys, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
+        if tag == "equal" or tag == "insert" and view.flags.get("ignore_extra_lines"):
             continue
         missing, extra = exp_lines[i1:i2], act_lines[j1:j2]
-        if tag == "delete":
+        if tag == "delete" or tag == "replace" and view.flags.get("ignore_extra_lines"):
             if not missing[0].strip():
-                return f"{where}: a blank line is missing at line {i1 + 1}"
-            return f"{where}, line {i1 + 1}: missing {missing[0]!r}"
+                return f"{where}: a blank line is missing at line {at(exp_numbers, i1)}"
+            return f"{where}, line {at(exp_numbers, i1)}: missing {missing[0]!r}" + (
+                f" (closest: {extra[0]!r}{_what_differs(missing[0], extra[0])})" if extra else "")
         if tag == "insert":
             if not extra[0].strip():
-                return f"{where}: an extra blank line at line {j1 + 1}"
-            return f"{where}, line {j1 + 1}: extra output {extra[0]!r}"
+                return f"{where}: an extra blank line at line {at(act_numbers, j1)}"
+            return f"{where}, line {at(act_numbers, j1)}: extra output {extra[0]!r}"
         exp, act = missing[0], extra[0]
         if not exp.strip() and act.strip():
-            return f"{where}: a blank line is missing at line {i1 + 1}"
+            return f"{where}: a blank line is missing at line {at(exp_numbers, i1)}"
         if exp.strip() and not act.strip():
-            return f"{where}: an extra blank line at line {j1 + 1}"
-        return f"{where}, line {i1 + 1}: expected {exp!r}, got {act!r}{_what_differs(exp, act)}"
+            return f"{where}: an extra blank line at line {at(act_numbers, j1)}"
+        return f"{where}, line {at(exp_numbers, i1)}: expected {exp!r}, got {act!r}{_what_differs(exp, act)}"
     return f"{where}: differs only in line endings or invisible characters"
 
 
