@@ -117,7 +117,7 @@ def _expected(spec: Spec, case: Case, run: runner.RunResult, events: list[dict],
     def rerun(extra, lines):
         return run_reference(spec, case, extra, runner.FixedInputs(lines), home)
 
-    outcome = expected_from_start(settings, case.expected_events, output, inputs, rerun)
+    outcome = expected_from_start(settings, case.expected_events, case.expected_end, output, inputs, rerun)
     if outcome is None or isinstance(outcome, StartProblem):
         return outcome or own
     assert isinstance(outcome, Rerun)

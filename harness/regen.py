@@ -20,7 +20,11 @@ class Regenerated:
 
 def expected_for(spec: Spec, case: Case) -> dict:
     with Workdir() as home:
-        run = run_reference(spec, case, reference_seed_args(spec, case), make_inputs(spec, case, home), home)
+        try:
+            run = run_reference(spec, case, reference_seed_args(spec, case), make_inputs(spec, case, home), home)
+        except RuntimeError as problem:  # the reference could not plan the case's strategy
+            line = case.document.line_of(["inputs"]) if case.document else 1
+            raise InputError(f"{problem}; fix the strategy in inputs", case.path, line)
     if run.end.stopped or run.end.kind == "signal":
         raise InputError(f"the reference did not finish this case ({run.end.label()}: {run.detail}); fix the inputs",
                          case.path, 1)

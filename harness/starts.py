@@ -98,9 +98,10 @@ def _first_lines(output: str, count: int = 5) -> str:
     return " | ".join(line[:120] for line in lines) or "(nothing)"
 
 
-def expected_from_start(settings: dict, expected_events: list[dict], output: str, inputs, rerun):
+def expected_from_start(settings: dict, expected_events: list[dict], own_end, output: str, inputs, rerun):
     """None when the program's start is the case's own; else a Rerun from the reference re-run
-    from the program's start (`rerun(extra_args, lines)`), or a StartProblem."""
+    from the program's start (`rerun(extra_args, lines)`), or a StartProblem. A reference that
+    fails from a start in a way the case's own game (`own_end`) never ends raises RuntimeError."""
     actual = find_start(settings["capture"], output)
     if actual is None:
         return StartProblem(MISSING, "the start position was not found in the program's output: looked for a line "
@@ -111,9 +112,13 @@ def expected_from_start(settings: dict, expected_events: list[dict], output: str
     elif actual == find_start(settings["capture"], "".join(e.get("out", "") for e in expected_events)):
         return None
     again = rerun([settings["option"], actual], inputs.lines)
-    if again.end.kind == "exit" and again.end.status != 0:
+    if again.end.kind == "exit" and again.end.status != 0 or again.end.kind == "signal" or again.end.stopped:
         last = (again.output().strip().splitlines() or ["no reason given"])[-1]
-        problem = _judged(settings, again.end.status, last, actual)
+        problem = _judged(settings, again.end.status, last, actual) if again.end.kind == "exit" else None
         if problem is not None:
             return problem
+        if again.end != own_end:
+            # the reference failed from this start in a way its own game never ends: that is
+            # the harness's (or the reference's) failure, never the program's
+            raise RuntimeError(f"the reference {again.end.describe()} from the start {actual!r}: {last}")
     return Rerun(again.events, again.end, actual)

@@ -199,8 +199,6 @@ ALWAYS_FOUR = textwrap.dedent('''
 ''')
 
 
-@pytest.mark.xfail(strict=True, reason="harness/starts.py expected_from_start: a reference that fails on --start "
-                                       "(exit 1) becomes the expected transcript, so the program is failed")
 def test_a_reference_that_crashes_on_a_start_is_a_harness_error(tally, grader, tmp_path):
     _, cases = tally
     project = tmp_path / "project"

@@ -93,8 +93,6 @@ def test_a_case_naming_an_unknown_item_is_one_line_with_its_place(harness_cli, p
     assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
 
 
-@pytest.mark.xfail(strict=True, reason="harness/regen.py expected_for: a strategy the reference cannot plan "
-                                       "escapes as a RuntimeError traceback instead of file:line and exit 2")
 def test_a_strategy_the_reference_cannot_plan_is_one_line_with_its_place(harness_cli, project):
     path = project / "cases" / "tally" / "end-ones.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace("strategy: ones", "strategy: zigzag"), encoding="utf-8")

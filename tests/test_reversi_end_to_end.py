@@ -74,7 +74,7 @@ def test_grading_a_class_writes_gradescope_junit_and_a_gradebook(harness_cli, tm
     assert round(sum(t["score"] for t in gradescope["tests"]), 2) == round(gradescope["score"], 2)
     assert round(gradescope["score"], 2) == round(result["earned"], 2)
     assert [t["name"] for t in gradescope["tests"] if t["status"] == "failed"] == ["ms2-result-tie [ms2-result]"]
-    assert {t["visibility"] for t in gradescope["tests"]} == {"visible", "after_due_date"}
+    assert {t["visibility"] for t in gradescope["tests"]} == {"visible", "after_published"}  # hidden cases: counted, shown once grades are published
     suite = ET.parse(tmp_path / "bug-tie" / "junit.xml").getroot()
     assert suite.get("failures") == "1" and suite.get("tests") == str(result["total"])
     rows = list(csv.DictReader((tmp_path / "gradebook.csv").open()))
