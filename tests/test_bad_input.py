@@ -2,6 +2,7 @@
 import dataclasses
 import os
 import shutil
+import signal
 import sys
 import time
 
@@ -245,8 +246,10 @@ def test_record_never_overwrites_a_case_without_force(harness_cli, tmp_path):
 
 @pytest.mark.parametrize("command", [["play", "reversi:ms1"], ["record", "reversi:ms1", "-o", "{tmp}/new.yaml"]])
 def test_ctrl_c_is_one_line_and_exit_130(tmp_path, command):
+    # as from a shell: Ctrl-C is not ignored, whatever an earlier test in this process did with it
     child = pexpect.spawn(sys.executable, ["-m", "harness.cli", *[a.format(tmp=tmp_path) for a in command]],
-                          cwd=str(ROOT), encoding="utf-8", timeout=60)
+                          cwd=str(ROOT), encoding="utf-8", timeout=20,
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     child.expect_exact("Row? (1-6) ")
     child.sendintr()
     child.expect(pexpect.EOF)
