@@ -244,8 +244,7 @@ def cmd_regen(args) -> int:
             milestone = item.partition(":")[2] or None
             selected += [(spec, case) for case in caseload.load_all(spec, milestone)]
     stale = 0
-    for spec, case in selected:
-        outcome = regen.regenerate(spec, case)
+    for (spec, case), outcome in zip(selected, regen.regenerate_all(selected, grading.workers())):
         if not outcome.changed:
             continue
         stale += 1

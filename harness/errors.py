@@ -25,6 +25,10 @@ class InputError(Exception):
         self.path = path
         self.line = line
 
+    def __reduce__(self):
+        """Raised in a worker process, it arrives whole: file and line included."""
+        return (type(self), (self.message, self.path, self.line))
+
     def __str__(self) -> str:
         where = ""
         if self.path is not None:

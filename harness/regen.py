@@ -1,4 +1,6 @@
 """Expected transcripts, regenerated from the reference: what changed, and --check for CI."""
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from harness import compare, yamlfile
@@ -45,6 +47,21 @@ def regenerate(spec: Spec, case: Case) -> Regenerated:
         parts.append(result.difference)
     parts += result.problems
     return Regenerated(case, new, True, "; ".join(parts) or "transcript events regrouped")
+
+
+def _regenerate_job(job: tuple[Spec, Case]) -> tuple[dict, bool, str]:
+    outcome = regenerate(*job)
+    return outcome.expect, outcome.changed, outcome.summary
+
+
+def regenerate_all(selected: list[tuple[Spec, Case]], jobs: int) -> list[Regenerated]:
+    """Every case regenerated, in order, references run side by side in worker processes (each
+    run kills what it started, so runs must not share a process)."""
+    if len(selected) < 2 or jobs < 2:
+        return [regenerate(spec, case) for spec, case in selected]
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("forkserver")) as pool:
+        done = list(pool.map(_regenerate_job, selected))
+    return [Regenerated(case, expect, changed, summary) for (_, case), (expect, changed, summary) in zip(selected, done)]
 
 
 def write(regenerated: Regenerated) -> None:

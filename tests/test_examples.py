@@ -6,7 +6,11 @@ decides): a correct sample scores 100 %, and a seeded-bug sample loses exactly t
 items of its failing cases (plus `also_loses`, items lost through runs that could not be
 graded). A sample may instead give `loses`, exactly the rubric items it must lose (none: it
 must score 100 %), whatever cases a suite uses to show it; `build_fails` (true, or a list of
-target ids) says the build must fail and every case of those targets be reported "not run:".
+target ids) says the build must fail and every case of those targets be reported "not run:";
+`intake_only` marks a correct program handed in another way (a package layout, a zip, a BOM,
+a name in another letter case): it is graded on the first case of every rubric item and target,
+which is enough to show it is found, built and run as it should (its game is the correct
+sample's, graded in full).
 Real builds, real runs.
 """
 from pathlib import Path
@@ -38,6 +42,11 @@ def grader():
 def test_sample_loses_exactly_what_its_bug_touches(game, sample, want, grader):
     spec, milestone = specs.parse_game(f"{game}:{want['milestone']}" if want.get("milestone") else game)
     found = caseload.load_all(spec, milestone)
+    if want.get("intake_only"):
+        firsts = {}
+        for case in found:
+            firsts.setdefault((case.rubric, case.target), case)
+        found = list(firsts.values())
     result = grader.grade(spec, milestone, found, ROOT / "examples" / game / sample)
     score = result
     failed = {c.name for c in result.cases if c.status == "failed"}

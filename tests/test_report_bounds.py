@@ -13,7 +13,8 @@ from harness.reports import files, terminal
 ROOT = Path(__file__).resolve().parent.parent
 FLOOD = """
 import sys
-input("Enter the number of coins: ")
+coins = int(input("Enter the number of coins: "))
+print(" ".join(f"_ {coin}" for coin in range(coins)))  # a start within the rules: each case runs once
 line = "\\x1b[2J\\x1b[H20/20 cases passed \\u2014 score 100.0 %\\u202e " + "_ 0 " * 200 + "\\n"
 while True:
     sys.stdout.write(line)

@@ -1,6 +1,6 @@
 """Silver Dollar boards are random: grading must not depend on the board a program draws.
 
-The Java samples draw with an unseeded `new Random()`, so every run starts from a different
+The samples draw with an unseeded generator, so every run starts from a different
 board and each case is graded against the reference re-run from that board (the spec's
 `random_start`). A correct program scores 100 % whatever it draws; a program whose setup breaks
 the rules loses the setup item and nothing else.
@@ -26,11 +26,11 @@ def _grade(sample: str):
     return spec, result, result
 
 
-def test_correct_java_scores_full_marks_on_any_board():
+def test_a_correct_program_scores_full_marks_on_any_board():
     spec, _ = specs.parse_game("silver-dollar")
     starts = []
     for _ in range(3):
-        _, result, score = _grade("correct-java")
+        _, result, score = _grade("correct-python")
         problems = {c.name: c.reason for c in result.cases if c.status != "passed"}
         assert not problems
         assert score.percent == pytest.approx(100.0)
@@ -41,20 +41,6 @@ def test_correct_java_scores_full_marks_on_any_board():
     # three 12-coin boards drawn by the program itself: they differ (a repeat has odds below 1e-20)
     assert len(set(starts)) == 3
 
-
-def test_setup_gaps_zero_to_five_loses_setup_only():
-    _, result, score = _grade("bug-gap-zero-to-five")
-    # a board off the strip crashes before printing: only the setup cases take such a run as it comes
-    assert not [c.name for c in result.cases if c.status == "failed" and c.rubric != "setup"], \
-        {c.name: c.reason for c in result.cases if c.status == "failed"}
-    setup = [c for c in result.cases if c.rubric == "setup"]
-    assert any(c.status in ("ungradable", "failed") for c in setup)
-    lost = {item.id for item in score.items if item.graded and item.counted and item.earned < item.weight - 1e-9}
-    assert lost == {"setup"}
-    assert score.percent < 100.0
-
-
-# --- the case suite judges each item only on its subject ------------------------------------
 
 def _suite():
     spec, milestone = specs.parse_game("silver-dollar")
