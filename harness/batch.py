@@ -147,13 +147,13 @@ def _run(spec, milestone, cases, found, keys, options, look, started) -> int:
                     result = _crashed(spec, milestone, entry, traceback.format_exc())
                 paths = _write(result, out / entry.name, keys[entry.name])
                 item = Done(entry, result, paths["html"], False)
+                done.append(item)
                 shown.advance()
                 if whole or look.detail == progress.VERBOSE:
                     shown.say(_full(item, look))
                 elif look.detail != progress.QUIET:
                     shown.say(_line(item, look))
                 item.result = _slim(result)
-                done.append(item)
         except KeyboardInterrupt:
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C cannot cut the cleanup short
             shown.close()
