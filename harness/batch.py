@@ -140,7 +140,7 @@ def _run(spec, milestone, cases, found, keys, options, look, started) -> int:
         try:
             pending = {builders.submit(_grade, grader, spec, milestone, cases, entry): entry for entry in todo}
             for future in as_completed(pending):
-                entry = pending[future]
+                entry = pending.pop(future)  # a finished future would keep its whole result alive
                 try:
                     result = future.result()
                 except Exception:  # the harness failed on this submission: its row says so, the rest go on
