@@ -11,7 +11,7 @@ LMS exports are recognised by their file names and grouped by student:
 - Blackboard: `<Assignment>_<username>_attempt_<YYYY-MM-DD-HH-MM-SS>_<File>` (the latest
   attempt is graded; its `.txt` receipt is not a source).
 
-Grouped files are copied under their real names (`Reversi.java`) into a staging folder, never
+Grouped files are copied under their real names (`Main.java`) into a staging folder, never
 following a link; each renaming is an intake line of the report, never a deduction.
 """
 import os
@@ -218,7 +218,7 @@ def children(folder: Path, exclude: set[str] = frozenset()) -> Found:
 
 def _settle(group: Entry, folder: Path) -> None:
     """A grouped student's files under their real names: the latest Blackboard attempt only,
-    Canvas's resubmission suffix (`Reversi-1.java`) dropped where no other file has that name."""
+    Canvas's resubmission suffix (`Main-1.java`) dropped where no other file has that name."""
     if group.layout == BLACKBOARD and group.members:
         latest = max(m.attempt for m in group.members)
         dropped = [m for m in group.members if m.attempt != latest]
@@ -245,7 +245,7 @@ def _settle(group: Entry, folder: Path) -> None:
 
 def unique_names(entries: list[Entry]) -> None:
     """A report folder name per entry, unique (letter case aside), safe, never a class-level file:
-    a name taken twice takes its folder's name in front (`section1_Reversi`), then a number."""
+    a name taken twice takes its folder's name in front (`section1_Project`), then a number."""
     bases = [_safe(entry.label) for entry in entries]
     counts: dict[str, int] = {}
     for base in bases:

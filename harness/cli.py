@@ -177,12 +177,10 @@ def _load_cases(spec, milestone, select=None, public_only=False):
     return found
 
 
-def _grade_one(spec, milestone, found, submission: Path, builds=None, grader=None):
+def _grade_one(spec, milestone, found, submission: Path, builds=None):
     if not submission.exists():
         raise InputError(f"no such file or folder: {submission}")
-    if grader is None:
-        return grading.grade(spec, milestone, found, submission, builds)
-    return grader.grade(spec, milestone, found, submission, builds)
+    return grading.grade(spec, milestone, found, submission, builds)
 
 
 def cmd_grade(args) -> int:

@@ -125,15 +125,12 @@ def _expected(spec: Spec, case: Case, run: runner.RunResult, events: list[dict],
                     f"the program drew its own start {outcome.start!r}; the expected transcript is the reference's from that start")
 
 
-def _judge(spec: Spec, case: Case, result: CaseResult, run: runner.RunResult, events: list[dict],
+def _judge(view: compare.View, result: CaseResult, run: runner.RunResult, events: list[dict],
            expected: Expected) -> CaseResult:
     result.expected, result.expected_end = expected.events, expected.end
     result.typed = [e["in"] for e in expected.events if "in" in e]
     if expected.note:
         result.notes.append(expected.note)
-    view = compare.View(spec.policy(case.rubric, case.compare), spec.messages)
-    if not view.flags.get("rewrite", True):
-        events = run.events  # this item judges the program's own rendering
     comparison = compare.compare(expected.events, expected.end, events, run.end, view)
     result.policy = compare.describe_policy(view.flags)
     result.turns, result.first_divergence = comparison.turns, comparison.first_divergence
@@ -154,8 +151,9 @@ def _attempt(spec: Spec, case: Case, build: builder.Build) -> tuple[CaseResult, 
         result.command, run = _run_program(spec, case, build, home, inputs)
         result.actual, result.actual_end, result.detail = run.events, run.end, run.detail
         result.notes, result.seconds = list(run.notes), run.seconds
+        view = compare.View(spec.policy(case.rubric, case.compare), spec.messages)
         events, changed = _rewritten(spec, run.events)
-        if changed and spec.policy(case.rubric, case.compare).get("rewrite", True):
+        if changed and view.flags.get("rewrite", True):
             result.notes.append("the program's output was read with the handout's alternative forms "
                                 "(the spec's rewrite) before it was compared")
         expected = _expected(spec, case, run, events, inputs, home)
@@ -165,7 +163,10 @@ def _attempt(spec: Spec, case: Case, build: builder.Build) -> tuple[CaseResult, 
             if expected.kind == MISSING:
                 result.reason += f" (it {run.end.describe()})"
             return result, expected
-        return _judge(spec, case, result, run, events, expected), None
+        # the start is always read through the rewrite; an item that judges the program's own
+        # rendering (rewrite: false) is compared with the output as printed
+        judged = events if view.flags.get("rewrite", True) else run.events
+        return _judge(view, result, run, judged, expected), None
 
 
 def _run_drawn(spec: Spec, case: Case, build: builder.Build) -> CaseResult:
@@ -273,7 +274,7 @@ def _status(builds: dict[str, builder.Build], cases: list[CaseResult]) -> str:
 
 def summary(build: builder.Build) -> BuildSummary:
     return BuildSummary(build.target, build.language, build.ok, build.reason, build.log,
-                        getattr(build, "diagnosis", ""), list(build.findings), list(getattr(build, "intake", [])),
+                        build.diagnosis, list(build.findings), list(build.intake),
                         round(build.seconds, 3))
 
 

@@ -21,7 +21,7 @@ from tests.conftest import ROOT
 CORRECT = (ROOT / "examples" / "reversi" / "correct-python" / "reversi.py").read_text(encoding="utf-8")
 # The handout's message without its "!": a realistic slip in the illegal-move cases' item
 NO_BANG = CORRECT.replace('print("Not a legal move!")', 'print("Not a legal move")')
-SLEEPS = "import time\ntime.sleep(600)\n"
+SLEEPS = "import time\ntime.sleep(600)\n"  # a submission that never finishes (the program under test, not a wait of the test)
 SELECT = "ms2-illegal"  # two cases of one item, "Milestone 1 features"; one judges the message exactly
 
 
