@@ -6,6 +6,10 @@ Case workers ignore Ctrl-C (their fork server is started with SIGINT ignored), s
 process answers it: queued cases are dropped, the programs and builds running are killed (each
 worker then cleans up after its run as usual), the workers end, and the gradebook and class
 page are written for the reports that are finished (the rest are rows marked not graded).
+
+Where each submission is graded is a pool with one small interface (submit, completed,
+interrupt, close): this machine (`Local`) unless `Options.pool` gives a cluster
+(`harness.cluster`); reports and the gradebook are written here either way.
 """
 import multiprocessing.forkserver
 import os
@@ -34,6 +38,7 @@ class Options:
     detail: str  # progress.QUIET | NORMAL | VERBOSE
     colour: str  # auto | always | never
     force: bool  # regrade even what is unchanged
+    pool: object = None  # where submissions are graded: None for this machine (`Local`), or a `cluster.Cluster`
 
 
 @dataclass
@@ -49,7 +54,7 @@ class Stopped(Exception):
     """The grading was interrupted: no new case is started."""
 
 
-class _Grader(grading.Grader):
+class StoppableGrader(grading.Grader):
     """The shared pool of case workers, which starts no new worker once the grading stops."""
 
     def __init__(self, stop: threading.Event):
@@ -130,16 +135,11 @@ def _run(spec, milestone, cases, found, keys, options, look, started) -> int:
                 shown.say(visible(note))
             for item in done:
                 shown.say(_full(item, look) if whole or look.detail == progress.VERBOSE else _line(item, look))
-        stop = threading.Event()
-        _workers_ignore_ctrl_c()
-        stopping.adopt_orphans()
-        runs = stopping.Runs()
-        grader = _Grader(stop)
-        builders = ThreadPoolExecutor(max_workers=grader.jobs)
+        pool = options.pool or Local()
         pending = {}
         try:
-            pending = {builders.submit(_grade, grader, spec, milestone, cases, entry): entry for entry in todo}
-            for future in as_completed(pending):
+            pending = {pool.submit(spec, milestone, cases, entry): entry for entry in todo}
+            for future in pool.completed(pending):
                 entry = pending.pop(future)  # a finished future would keep its whole result alive
                 try:
                     result = future.result()
@@ -158,15 +158,7 @@ def _run(spec, milestone, cases, found, keys, options, look, started) -> int:
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C cannot cut the cleanup short
             shown.close()
             print("\nstopping: ending the programs and builds running now", file=sys.stderr, flush=True)
-            stop.set()
-            for future in pending:
-                future.cancel()
-            closer = threading.Thread(target=_shut, args=(grader, builders), daemon=True)
-            closer.start()
-            runs.end_until(lambda: not closer.is_alive())
-            closer.join()
-            stopping.kill_all()
-            stopping.reap()
+            pool.interrupt(pending)
             finished = {d.entry.name for d in done}
             _class_files(spec, milestone, entries, done, [e for e in entries if e.name not in finished], out)
             print(f"interrupted: {len(done)} of {len(entries)} graded; the same command grades the rest",
@@ -174,8 +166,7 @@ def _run(spec, milestone, cases, found, keys, options, look, started) -> int:
             signal.signal(signal.SIGINT, signal.default_int_handler)
             return 130
         finally:
-            if not stop.is_set():
-                _shut(grader, builders)
+            pool.close()
     _class_files(spec, milestone, entries, done, [], out, time.monotonic() - started)
     return 0 if all(d.result.all_passed and d.result.status == "graded" for d in done) else 1
 
@@ -201,13 +192,47 @@ def _crashed(spec, milestone, entry: classroom.Entry, problem: str) -> Submissio
                             cases=[], items=[], earned=0.0, possible=0.0)
 
 
+class Local:
+    """Grading on this machine: a builder thread per submission in progress, one shared pool
+    of case workers, and on Ctrl-C every run and build below this process ended."""
+
+    def __init__(self):
+        self.stop = threading.Event()
+        _workers_ignore_ctrl_c()
+        stopping.adopt_orphans()
+        self.runs = stopping.Runs()
+        self.grader = StoppableGrader(self.stop)
+        self.builders = ThreadPoolExecutor(max_workers=self.grader.jobs)
+
+    def submit(self, spec, milestone, cases, entry: classroom.Entry):
+        return self.builders.submit(grade_entry, self.grader, spec, milestone, cases, entry)
+
+    def completed(self, pending):
+        return as_completed(pending)
+
+    def interrupt(self, pending) -> None:
+        self.stop.set()
+        for future in pending:
+            future.cancel()
+        closer = threading.Thread(target=_shut, args=(self.grader, self.builders), daemon=True)
+        closer.start()
+        self.runs.end_until(lambda: not closer.is_alive())
+        closer.join()
+        stopping.kill_all()
+        stopping.reap()
+
+    def close(self) -> None:
+        if not self.stop.is_set():
+            _shut(self.grader, self.builders)
+
+
 def _shut(grader, builders) -> None:
     grader.close()  # queued cases dropped, running ones end within their limits
     builders.shutdown(wait=True, cancel_futures=True)
     grader.close()  # a pool a builder thread made meanwhile
 
 
-def _grade(grader, spec, milestone, cases, entry: classroom.Entry) -> SubmissionResult:
+def grade_entry(grader, spec, milestone, cases, entry: classroom.Entry) -> SubmissionResult:
     """One submission, with what the class folder said about it on top of its report."""
     result = grader.grade(spec, milestone, cases, entry.path, None, entry.name)
     result = replace(result, submission=entry.shown, name=entry.name)

@@ -61,6 +61,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="colour the output: auto (a terminal without NO_COLOR), always or never")
     p.add_argument("--force", action="store_true",
                    help="grade every submission again, even those unchanged since the last run")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="grade on the Dask cluster whose scheduler is at ADDRESS (tcp://HOST:8786); "
+                        "default: this machine")
     p.add_argument("--no-sandbox", action="store_true",
                    help="run submissions without bubblewrap (only for programs you trust)")
 
@@ -188,10 +191,18 @@ def cmd_grade(args) -> int:
     spec, milestone = specs.parse_game(args.game)
     batch.require_some(args.submissions)
     found = _load_cases(spec, milestone, args.select)
-    sandbox.require(args.no_sandbox)
     detail = progress.QUIET if args.quiet else progress.VERBOSE if args.verbose else progress.NORMAL
-    options = batch.Options(args.output, detail, args.color, args.force)
-    return batch.grade_class(spec, milestone, found, args.submissions, options)
+    if not args.cluster:
+        sandbox.require(args.no_sandbox)
+        return batch.grade_class(spec, milestone, found, args.submissions,
+                                 batch.Options(args.output, detail, args.color, args.force))
+    from harness import cluster  # each worker checks its own sandbox: a submission's verdict says when it has none
+    pool = cluster.connect(args.cluster, args.no_sandbox or config.load().sandbox == "off")
+    try:
+        return batch.grade_class(spec, milestone, found, args.submissions,
+                                 batch.Options(args.output, detail, args.color, args.force, pool))
+    finally:
+        pool.close()
 
 
 def cmd_check(args) -> int:
