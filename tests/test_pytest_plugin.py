@@ -24,13 +24,13 @@ from tests.conftest import FIXTURE, SAMPLES, unplannable_case
 OUTCOME = re.compile(r"^(PASSED|FAILED|ERROR) (\S+)", re.M)
 
 
-def run_pytest(tmp: Path, *args, root: Path = FIXTURE) -> subprocess.CompletedProcess:
+def run_pytest(tmp: Path, *args, root: Path = FIXTURE, env: dict | None = None) -> subprocess.CompletedProcess:
     """pytest on its own: a configuration file, rootdir and cache of its own in `tmp`, nothing
     of this checkout's test suite (its conftest) loaded, the game's cases under `root`."""
     tmp.mkdir(parents=True, exist_ok=True)
     (tmp / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "HARNESS_ROOT"))}
-    env["HARNESS_ROOT"] = str(root)
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "HARNESS_ROOT"))},
+           "HARNESS_ROOT": str(root), **(env or {})}
     command = [sys.executable, "-m", "pytest", "-c", str(tmp / "pytest.ini"), "--rootdir", str(tmp),
                "--confcutdir", str(root), "-o", f"cache_dir={tmp / 'cache'}", "-p", "no:hypothesispytest",
                *map(str, args)]
@@ -98,8 +98,12 @@ def test_a_correct_sample_passes_every_case(tmp_path, tally):
     spec, cases = tally
     files = caseload.case_files(spec)
     assert len(cases) == len(files)  # one item per case file
-    done = run_pytest(tmp_path, "--game", "tally", "--submission", SAMPLES / "correct", "-rA", "-v")
+    temporary = tmp_path / "tmp"  # where the build folder is made
+    temporary.mkdir()
+    done = run_pytest(tmp_path, "--game", "tally", "--submission", SAMPLES / "correct", "-rA", "-v",
+                      env={"TMPDIR": str(temporary)})
     assert done.returncode == 0, done.stdout + done.stderr
+    assert not list(temporary.glob("harness-build-*"))  # removed when pytest ended
     assert outcomes(done) == {node_id(c): "PASSED" for c in cases}
     for case in cases:  # -v: one line per case, its node id and its verdict
         assert re.search(rf"^{re.escape(node_id(case))} PASSED", done.stdout, re.M), done.stdout
