@@ -13,6 +13,7 @@ may not: start them with `DASK_DISTRIBUTED__WORKER__DAEMON=False dask worker ADD
 harness (a hash of its code and the references) and can start processes, and names the
 worker that cannot.
 """
+import asyncio
 import concurrent.futures
 import hashlib
 import io
@@ -290,6 +291,7 @@ def connect(address: str, allow_unconfined: bool) -> Cluster:
     except ImportError:
         raise InputError("--cluster needs the `distributed` package: pip install distributed") from None
     try:
+        asyncio.run(_reach(address))  # first, so that a wrong address leaves no half-made client behind
         client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
     except Exception as problem:
         detail = str(problem).strip().splitlines()[0] if str(problem).strip() else type(problem).__name__
@@ -302,6 +304,13 @@ def connect(address: str, allow_unconfined: bool) -> Cluster:
         client.close()
         raise
     return Cluster(address, client, workers, allow_unconfined)
+
+
+async def _reach(address: str) -> None:
+    """A scheduler (or anything speaking Dask's protocol) answers at `address`."""
+    from distributed.comm import connect as open_comm
+    comm = await open_comm(address, timeout=CONNECT_SECONDS)
+    await comm.close()
 
 
 def _check(address: str, client) -> dict[str, Probe]:

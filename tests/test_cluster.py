@@ -1,0 +1,143 @@
+"""A class graded on a real Dask cluster (a scheduler and two workers started here, on this
+machine) gets exactly the grades the same class gets on this machine, both workers take part,
+and a wrong address is one line and exit 2. The class is the fixture game's samples; what
+each must lose comes from the rules of tests/test_fixture_grading.py."""
+import csv
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from harness import spec as specs
+from tests.conftest import FIXTURE, ROOT, SAMPLES
+from tests.test_fixture_grading import RULES
+
+FOLDERS = ("correct", "correct-cpp", "bug-add", "variant-banner")
+ZIPPED = "bug-illegal"  # an archive travels as the file it is
+WORKER_NOTE = "graded on the cluster worker "
+DASK = Path(sys.executable).with_name("dask")
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _stop(process: subprocess.Popen) -> None:
+    """The process's whole group (a worker's nanny and its worker process), ended for sure."""
+    for number, wait in ((signal.SIGTERM, 20), (signal.SIGKILL, 20)):
+        try:
+            os.killpg(process.pid, number)
+        except ProcessLookupError:
+            return
+        try:
+            process.wait(timeout=wait)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    """The scheduler's address and the two workers' addresses; everything ended afterwards."""
+    from distributed import Client
+    logs = tmp_path_factory.mktemp("dask")
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    env = dict(os.environ, DASK_DISTRIBUTED__WORKER__DAEMON="False")
+    started = []
+    try:
+        started.append(subprocess.Popen([DASK, "scheduler", "--host", "127.0.0.1", "--port", address.rsplit(":", 1)[1],
+                                         "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=open(logs / "scheduler", "w"),
+                                        env=env, start_new_session=True))
+        for name in ("one", "two"):
+            started.append(subprocess.Popen([DASK, "worker", address, "--nthreads", "1", "--no-dashboard", "--name", name,
+                                             "--local-directory", logs / f"{name}-space"],
+                                            stdout=subprocess.DEVNULL, stderr=open(logs / name, "w"), env=env,
+                                            start_new_session=True))
+        with Client(address, timeout=60, set_as_default=False) as client:
+            client.wait_for_workers(2, timeout=60)
+            workers = set(client.scheduler_info(n_workers=-1)["workers"])
+        yield address, workers
+    finally:
+        for process in reversed(started):
+            _stop(process)
+
+
+@pytest.fixture(scope="module")
+def room(tmp_path_factory) -> Path:
+    room = tmp_path_factory.mktemp("class") / "class"
+    for sample in FOLDERS:
+        shutil.copytree(SAMPLES / sample, room / sample)
+    with zipfile.ZipFile(room / f"{ZIPPED}.zip", "w") as archive:
+        for path in (SAMPLES / ZIPPED).iterdir():
+            archive.write(path, path.name)
+    return room
+
+
+def _grade(*args) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONUNBUFFERED", "NO_COLOR")}
+    env["HARNESS_ROOT"] = str(FIXTURE)
+    return subprocess.run([sys.executable, "-m", "harness.cli", "grade", "tally", *map(str, args), "-q"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+
+
+def _gist(folder: Path) -> dict:
+    """What a grade is: status, scores, every item, every case's verdict (its reason quotes the
+    start the program drew, which differs between any two runs)."""
+    data = json.loads((folder / "result.json").read_text(encoding="utf-8"))
+    return {"status": data["status"], "earned": data["earned"], "possible": data["possible"],
+            "items": data["items"],
+            "cases": [(c["name"], c["status"], c["value"], c["earned"]) for c in data["cases"]],
+            "builds": {t: (b["ok"], b["reason"], [n for n in b["intake"] if not n.startswith(WORKER_NOTE)])
+                       for t, b in data["builds"].items()}}
+
+
+def test_a_class_on_two_workers_gets_the_grades_it_gets_here(cluster, room, tmp_path):
+    address, workers = cluster
+    ghost = tmp_path / "ghost"  # a missing path: a row of its own, graded by the caller
+    here = _grade(room, ghost, "-o", tmp_path / "here")
+    there = _grade(room, ghost, "-o", tmp_path / "there", "--cluster", address)
+    assert here.returncode == there.returncode == 1, (here.stderr, there.stderr)  # buggy samples fail cases
+
+    names = [*FOLDERS, ZIPPED, "ghost"]
+    book = (tmp_path / "there" / "gradebook.csv").read_text(encoding="utf-8")
+    assert book == (tmp_path / "here" / "gradebook.csv").read_text(encoding="utf-8")
+    with (tmp_path / "there" / "gradebook.csv").open(encoding="utf-8") as f:
+        rows = {row["submission"]: row for row in csv.DictReader(f)}
+    assert set(rows) == set(names)
+    assert rows["ghost"]["status"] == "missing-files"
+    spec, _ = specs.parse_game("tally", FIXTURE)
+    weights = {item.id: item.points for item in spec.rubric if item.graded}
+    for sample in (*FOLDERS, ZIPPED):
+        assert rows[sample]["status"] == "graded"
+        lost = {item for item, weight in weights.items() if float(rows[sample][item]) < weight}
+        assert lost == RULES[sample][1], sample
+
+    seen = set()
+    for name in names:
+        mine, theirs = tmp_path / "here" / name, tmp_path / "there" / name
+        assert _gist(theirs) == _gist(mine), name
+        notes = [n for b in json.loads((theirs / "result.json").read_text())["builds"].values() for n in b["intake"]]
+        on = {n[len(WORKER_NOTE):] for n in notes if n.startswith(WORKER_NOTE)}
+        assert len(on) == (0 if name == "ghost" else 1), (name, notes)
+        seen |= on
+        assert (theirs / "report.html").is_file() and (theirs / "junit.xml").is_file()
+    assert seen == workers  # both workers graded some of the class
+
+
+def test_a_wrong_address_is_one_line_and_exit_2(room, tmp_path):
+    address = f"tcp://127.0.0.1:{_free_port()}"  # nothing listens there
+    done = _grade(room, "-o", tmp_path / "out", "--cluster", address)
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"harness: --cluster {address}: no Dask scheduler answered")
+    assert "dask scheduler" in done.stderr and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "out").exists()
