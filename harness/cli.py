@@ -85,6 +85,16 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--no-sandbox", action="store_true",
                    help="run the submission without bubblewrap (the container is then the only sandbox)")
 
+    p = sub.add_parser("audit", help="grade mutants of the reference: which cases kill which, per rubric item",
+                       epilog=EPILOG)
+    p.add_argument("game", help="GAME (every milestone) or GAME:MILESTONE")
+    p.add_argument("-o", "--output", type=arguments.report_folder, help="report folder (default: reports/audit-GAME/)")
+    p.add_argument("--sample", type=_audit_count, help="audit N mutants, drawn in turn for each graded item")
+    p.add_argument("--seed", type=arguments.seed, default=0, help="draw another sample (default: 0)")
+    p.add_argument("-k", dest="select", help="only cases whose name contains this text")
+    p.add_argument("--jobs", type=_audit_count, help="parallel case workers (default: HARNESS_JOBS, else cores + 1)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no line per mutant")
+
     p = sub.add_parser("regen", help="rewrite expected transcripts from the reference", epilog=EPILOG)
     p.add_argument("targets", nargs="*", help="games and/or case files (default: every game)")
     p.add_argument("--check", action="store_true", help="change nothing; exit 1 if any case is stale (for CI)")
@@ -264,6 +274,24 @@ def cmd_regen(args) -> int:
     return 1 if args.check and stale else 0
 
 
+def _audit_count(text: str) -> int:
+    from harness.audit import positive
+    return positive(text)
+
+
+def cmd_audit(args) -> int:
+    from harness import audit
+    spec, milestone = specs.parse_game(args.game)
+    milestones = audit.milestones_of(spec, args.game, milestone)
+    found = [c for m in milestones for c in _load_cases(spec, m, args.select)]
+    report = audit.audit(spec, milestones, found, audit.Options(args.sample, args.seed, args.select, args.jobs),
+                         audit.Progress(args.quiet))
+    print(audit.text(report), end="")
+    written = audit.write(report, args.output or Path("reports") / f"audit-{spec.game}")
+    print(f"  report: {written['html']}")
+    return 0 if report.passed else 1
+
+
 def cmd_gradescope(args) -> int:
     from harness import gradescope
     where = gradescope.layout(args.autograder_root, args.submission, args.results)
@@ -276,7 +304,7 @@ def cmd_gradescope(args) -> int:
 
 
 COMMANDS = {"play": cmd_play, "record": cmd_record, "run": cmd_run, "grade": cmd_grade, "check": cmd_check,
-            "regen": cmd_regen, "gradescope": cmd_gradescope}
+            "regen": cmd_regen, "gradescope": cmd_gradescope, "audit": cmd_audit}
 
 
 if __name__ == "__main__":
