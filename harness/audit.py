@@ -188,6 +188,7 @@ class Options:
     seed: int = 0
     select: str | None = None
     jobs: int | None = None
+    only: tuple[str, ...] = ()  # audit just these mutant ids (e.g. a survivor, again)
 
 
 def positive(text: str) -> int:
@@ -335,6 +336,12 @@ def audit(spec: Spec, milestones: list[str | None], cases: list[Case], options: 
     if spec.rewrite and spec.rewrite.partition(":")[0] == reference.module:
         skip.add(spec.rewrite.partition(":")[2])  # the harness calls it in-process, never through the program
     made = mutants.generate(reference.path.read_text(encoding="utf-8"), reference.name, skip)
+    if options.only:
+        unknown = sorted(set(options.only) - {m.id for m in made})
+        if unknown:
+            raise InputError(f"--mutant {unknown[0]}: no such mutant of {reference.name}; the ids are in the "
+                             "audit's report (module:line:column:operator)")
+        made = [m for m in made if m.id in options.only]
     with tempfile.TemporaryDirectory(prefix="harness-audit-") as scratch, \
             grading.Grader(options.jobs) as grader:
         auditor = Auditor(spec, milestones, cases, grader, Path(scratch))

@@ -93,6 +93,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=arguments.seed, default=0, help="draw another sample (default: 0)")
     p.add_argument("-k", dest="select", help="only cases whose name contains this text")
     p.add_argument("--jobs", type=_audit_count, help="parallel case workers (default: HARNESS_JOBS, else cores + 1)")
+    p.add_argument("--mutant", dest="only", action="append", default=[], metavar="ID",
+                   help="audit only this mutant (repeatable), e.g. a survivor after a case was added")
     p.add_argument("-q", "--quiet", action="store_true", help="no line per mutant")
 
     p = sub.add_parser("regen", help="rewrite expected transcripts from the reference", epilog=EPILOG)
@@ -284,7 +286,7 @@ def cmd_audit(args) -> int:
     spec, milestone = specs.parse_game(args.game)
     milestones = audit.milestones_of(spec, args.game, milestone)
     found = [c for m in milestones for c in _load_cases(spec, m, args.select)]
-    report = audit.audit(spec, milestones, found, audit.Options(args.sample, args.seed, args.select, args.jobs),
+    report = audit.audit(spec, milestones, found, audit.Options(args.sample, args.seed, args.select, args.jobs, tuple(args.only)),
                          audit.Progress(args.quiet))
     print(audit.text(report), end="")
     written = audit.write(report, args.output or Path("reports") / f"audit-{spec.game}")

@@ -1,0 +1,212 @@
+"""`harness audit`: mutants of the fixture game's reference graded on its case suite.
+
+Real runs throughout: the mutants are graded by the harness's own Grader through a pty. What
+each mutant must do is derived from the fixture's rules (tests/fixture/README.md) and its cases.
+"""
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from harness import audit, cli, mutants
+from harness import cases as caseload
+from harness import spec as specs
+
+FIXTURE = Path(__file__).resolve().parent / "fixture"
+TALLY = FIXTURE / "specs" / "tally" / "tally.py"
+GOAL, START = 10, 2  # tally's goal; its start for the spec's random_start seed (fixture README)
+
+
+def _mutant(function: str, operator: str, description: str) -> mutants.Mutant:
+    found = [m for m in mutants.generate(TALLY.read_text(encoding="utf-8"), TALLY.name)
+             if m.function == function and m.operator == operator and m.description.startswith(description)]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def _line(text: str) -> int:
+    return next(n for n, line in enumerate(TALLY.read_text(encoding="utf-8").splitlines(), 1) if line.strip() == text)
+
+
+# --- making mutants (no process) --------------------------------------------------------
+
+SOURCE = '''"""Docstring: never mutated."""
+LIMIT = 3
+
+
+def judge(a, b):
+    """Neither is this."""
+    if a < b and not b:
+        return "Too small!"
+    x = a + 1
+    y = b
+    return x if a else y
+
+
+def main(argv):
+    return judge(1, 2) == 0
+'''
+
+
+def test_each_operator_makes_its_mutant_and_main_is_left_alone():
+    made = mutants.generate(SOURCE, "m.py")
+    by = {(m.operator, m.description) for m in made}
+    assert ("cmp", "`<` → `<=`") in by
+    assert ("bool-op", "`and` → `or`") in by
+    assert ("not", "`not` dropped") in by
+    assert ("arith", "`+` → `-`") in by
+    assert ("int+1", "`3` → `4`") in by and ("int-1", "`1` → `0`") in by
+    assert ("ifexp-swap", "`A if C else B` → `B if C else A`") in by
+    assert ("if-negate", "`if C` → `… not (C)`") in by
+    assert ("stmt-swap", "lines 9 and 10 swapped") in by
+    assert {m.operator for m in made if "Too small" in m.description} == {
+        "text-letter", "text-space-", "text-space+", "text-newline+"}
+    docstrings = {n for n, line in enumerate(SOURCE.splitlines(), 1) if '"""' in line}
+    assert not [m for m in made if m.function == "main" or set(m.lines) & docstrings]
+    assert len({m.id for m in made}) == len(made)
+    original = SOURCE.splitlines()
+    for m in made:
+        assert m.id.startswith(f"m.py:{m.line}:{m.column}:{m.operator}")
+        changed = [n + 1 for n, (a, b) in enumerate(zip(original, m.source.splitlines())) if a != b]
+        assert changed and set(changed) <= set(m.lines)  # only the lines it names
+        assert m.diff.startswith("--- a/m.py\n+++ b/m.py\n")
+        compile(m.source, "m.py", "exec")  # every mutant is a program
+
+
+def test_a_mutant_keeps_the_rest_of_the_source_byte_for_byte():
+    made = [m for m in mutants.generate(SOURCE, "m.py") if m.operator == "cmp"]
+    assert made[0].source == SOURCE.replace("a < b", "a <= b")
+
+
+def test_the_reference_file_is_found_from_the_spec_command():
+    tally, _ = specs.parse_game("tally", FIXTURE)
+    assert audit.resolve(tally).path == TALLY.resolve()  # a script next to the spec: {spec}/tally.py
+    reversi = specs.load("reversi", Path(__file__).resolve().parent.parent)
+    found = audit.resolve(reversi)  # a module: -m reference.reversi
+    assert (found.module, found.name) == ("reference.reversi", "reference/reversi.py")
+
+
+# --- running them ----------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def tally_audit():
+    """One audit of three known mutants, shared by the tests below."""
+    spec, _ = specs.parse_game("tally", FIXTURE)
+    found = caseload.load_all(spec)
+    chosen = (
+        _mutant("play", "cmp", "`<` → `<=`"),  # keeps asking at exactly the goal
+        _mutant("legal", "cmp", "`in` → `not in`"),  # refuses 1-3, takes the rest
+        _mutant("play", "stmt-swap", f"lines {_line('total += k')} and"),  # two independent counters: equivalent
+    )
+    report = audit.audit(spec, [None], found, audit.Options(only=tuple(m.id for m in chosen)))
+    return spec, found, chosen, report
+
+
+def _reaches_goal(case) -> bool:
+    """A strategy plays to the goal; listed inputs reach it when the legal ones add up."""
+    if isinstance(case.inputs, dict):
+        return True
+    return START + sum(int(x) for x in case.inputs if x in ("1", "2", "3")) >= GOAL
+
+
+def test_a_comparison_mutant_is_killed_by_the_cases_that_reach_the_goal(tally_audit):
+    spec, found, chosen, report = tally_audit
+    result = next(r for r in report.results if r.mutant == chosen[0])
+    reaching = sorted(c.name for c in found if _reaches_goal(c))
+    assert reaching  # the end item's cases
+    assert result.status == audit.KILLED
+    assert sorted(result.killed_by) == reaching
+
+
+def test_refusing_legal_numbers_is_killed_by_every_case_that_types_one(tally_audit):
+    spec, found, chosen, report = tally_audit
+    result = next(r for r in report.results if r.mutant == chosen[1])
+    typing = sorted(c.name for c in found if isinstance(c.inputs, dict) or any(x in ("1", "2", "3") for x in c.inputs))
+    assert sorted(result.killed_by) == typing
+
+
+def test_an_equivalent_mutant_survives_and_items_are_scored(tally_audit):
+    spec, found, chosen, report = tally_audit
+    result = next(r for r in report.results if r.mutant == chosen[2])
+    assert result.status == audit.SURVIVED and not result.killed_by
+    # it ran on every case that adds a number (the swapped lines run only then)
+    assert sorted(result.ran) == sorted(c.name for c in found if isinstance(c.inputs, dict)
+                                        or any(x in ("1", "2", "3") for x in c.inputs))
+    items = {i.id: i for i in report.items}
+    assert set(items) == {i.id for i in spec.rubric if i.graded}
+    for item in report.items:
+        cases = {c.name for c in found if c.rubric == item.id}
+        assert set(item.cases) == cases and item.total == len(chosen)
+        assert item.killed == sum(1 for r in report.results if cases & set(r.killed_by))
+    assert items["end"].killed == 2  # both killers reach the goal
+    assert items["setup"].killed == 0 and not report.passed  # setup's case types nothing
+
+
+class _Page(HTMLParser):
+    VOID = {"meta", "br", "hr", "img", "input", "link"}
+
+    def __init__(self):
+        super().__init__()
+        self.stack, self.ids, self.survivors, self.inside, self.errors = [], set(), [], 0, []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if attrs.get("id"):
+            self.ids.add(attrs["id"])
+        if tag not in self.VOID:
+            self.stack.append(tag)
+            if self.inside or attrs.get("id") == "survivors":
+                self.inside += 1
+
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append(tag)
+        else:
+            self.stack.pop()
+            if self.inside:
+                self.inside -= 1
+
+    def handle_data(self, data):
+        if self.inside and self.stack and self.stack[-1] == "code":
+            self.survivors.append(data)
+
+
+def test_the_html_page_is_written_well_formed_with_its_survivors(tally_audit, tmp_path):
+    spec, found, chosen, report = tally_audit
+    written = audit.write(report, tmp_path / "out")
+    page = _Page()
+    page.feed(written["html"].read_text(encoding="utf-8"))
+    assert not page.errors and not page.stack
+    assert {"items", "survivors", "mutants", "verdict"} <= page.ids
+    assert page.survivors == [chosen[2].id]
+    text = written["text"].read_text(encoding="utf-8")
+    assert chosen[2].id in text and "audit failed: no case of setup" in text
+
+
+def test_a_weakened_suite_fails_the_audit_naming_the_item(tmp_path, monkeypatch, capsys):
+    root = tmp_path / "weak"
+    shutil.copytree(FIXTURE / "specs", root / "specs")
+    spec, _ = specs.parse_game("tally", FIXTURE)
+    kept = [c for c in caseload.load_all(spec) if c.rubric != "illegal"]
+    (root / "cases" / "tally").mkdir(parents=True)
+    for case in kept:
+        shutil.copy(case.path, root / "cases" / "tally" / case.path.name)
+    monkeypatch.setenv("HARNESS_ROOT", str(root))
+    code = cli.main(["audit", "tally", "--sample", "4", "-q", "-o", str(tmp_path / "report")])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "audit failed: no case of illegal kills a mutant" in out
+    assert (tmp_path / "report" / "audit.html").is_file()
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["audit", "no-such-game"], "unknown game 'no-such-game'"),
+    (["audit", "tally", "--sample", "0"], "'0' is not a count"),
+    (["audit", "tally", "--mutant", "tally.py:1:0:cmp"], "no such mutant"),
+])
+def test_bad_input_is_one_line_and_exit_2(argv, says, monkeypatch, capsys, tmp_path):
+    monkeypatch.setenv("HARNESS_ROOT", str(FIXTURE))
+    assert cli.main(argv + ["-o", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert says in err and err.startswith("harness:") and err.count("\n") == 1
