@@ -6,6 +6,7 @@ two under the case's comparison policy. Cases run in a pool of worker processes 
 each case whole (spec, case and build travel to the worker); an exception in one case becomes
 that case's "harness error", never the batch's end.
 """
+import dataclasses
 import importlib
 import multiprocessing
 import os
@@ -18,7 +19,7 @@ from functools import cache
 from pathlib import Path
 
 from harness import build as builder
-from harness import compare, config, runner, sandbox, scoring
+from harness import compare, config, distribution, runner, sandbox, scoring
 from harness.javac_server import WarmJavac
 from harness.cases import Case
 from harness.environment import Workdir, child_env, reference_env
@@ -26,7 +27,7 @@ from harness.outcome import End
 from harness.safe_text import cap
 from harness.results import FAILED, HARNESS_ERROR, PASSED, UNGRADABLE, BuildSummary, CaseResult, SubmissionResult
 from harness.spec import Spec
-from harness.starts import MISSING, RULES, UNPLAYABLE, Rerun, StartProblem, StrategyInputs, expected_from_start
+from harness.starts import MISSING, RULES, UNPLAYABLE, Rerun, StartProblem, StrategyInputs, expected_from_start, find_start
 
 # Draws a case of a random game may take to get a start it can be graded on. A program whose
 # starts are usable at least half the time gets one within 20 draws but for a chance below one
@@ -159,6 +160,7 @@ def _attempt(spec: Spec, case: Case, build: builder.Build) -> tuple[CaseResult, 
             result.notes.append("the program's output was read with the handout's alternative forms "
                                 "(the spec's rewrite) before it was compared")
         expected = _expected(spec, case, run, events, inputs, home)
+        result.starts = _drawn(spec, case, events, expected)
         if isinstance(expected, StartProblem):
             result.typed = [e["in"] for e in run.events if "in" in e]
             result.reason = expected.reason
@@ -171,7 +173,26 @@ def _attempt(spec: Spec, case: Case, build: builder.Build) -> tuple[CaseResult, 
         return _judge(view, result, run, judged, expected), None
 
 
+def _drawn(spec: Spec, case: Case, events: list[dict], expected) -> list[str]:
+    """The start the program drew on this run, for the check of its random setup: none if
+    it was handed its start (a seed), showed none, or showed an unplayable one."""
+    settings = spec.random_start_for(case.target)
+    if not settings or _seeded(spec, case) or isinstance(expected, StartProblem) and expected.kind != RULES:
+        return []
+    start = find_start(settings["capture"], "".join(e.get("out", "") for e in events))
+    return [start] if start is not None else []
+
+
 def _run_drawn(spec: Spec, case: Case, build: builder.Build) -> CaseResult:
+    """The case run until it draws a start it can be graded on (`_draw`), with every start the
+    program showed on the way, for the check of its random setup."""
+    drawn: list[str] = []
+    result = _draw(spec, case, build, drawn)
+    result.starts = drawn
+    return result
+
+
+def _draw(spec: Spec, case: Case, build: builder.Build, drawn: list[str]) -> CaseResult:
     """A random game may draw a start that cannot be graded. Another run draws another:
     an unplayable start (within the rules) never counts; one against the rules is charged to
     the setup item, except that the setup item's own cases take the first start they get
@@ -183,6 +204,7 @@ def _run_drawn(spec: Spec, case: Case, build: builder.Build) -> CaseResult:
     missed: list[str] = []  # outputs of the runs that showed no start
     for _ in range(draws):
         result, problem = _attempt(spec, case, build)
+        drawn += result.starts
         if problem is None:
             return result
         seen.setdefault(problem.kind, result)
@@ -213,11 +235,14 @@ def _run_drawn(spec: Spec, case: Case, build: builder.Build) -> CaseResult:
 def run_case(spec: Spec, case: Case, build: builder.Build) -> CaseResult:
     """Run the case as many times as it asks; keep the first run that is not a pass, or the last."""
     result = None
+    drawn: list[str] = []
     for attempt in range(case.repeat):
         result = _run_drawn(spec, case, build)
+        drawn += result.starts
         result.runs = attempt + 1
         if result.status != PASSED:
             break
+    result.starts = drawn
     return _bounded(result)
 
 
@@ -359,6 +384,7 @@ class Grader:
             jobs = [Job(spec, case, builds[case.target]) for case in cases if builds[case.target].ok]
             ran = iter(self.run_cases(jobs))
             results = [next(ran) if builds[c.target].ok else _not_run(c, builds[c.target]) for c in cases]
+            results += self._setup_checks(spec, cases, results, builds)
         finally:
             for build in made.values():
                 try:
@@ -371,6 +397,34 @@ class Grader:
             milestone=milestone, sandbox=sandbox_mode(builds), status=_status(builds, results),
             builds={t: summary(b) for t, b in builds.items()}, cases=results, items=items, earned=earned,
             possible=possible)
+
+
+    def _setup_checks(self, spec: Spec, cases: list[Case], results: list[CaseResult],
+                      builds: dict[str, builder.Build]) -> list[CaseResult]:
+        """The check of the random setup, for a target whose spec declares the law of its starts
+        and whose named case is graded: the starts its runs drew, topped up with runs of that case."""
+        rule = distribution.law(spec.random_start)
+        if rule is None:
+            return []
+        named = next((c for c in cases if c.name == rule.case), None)
+        if named is None or not builds[named.target].ok:
+            return []
+        starts = [s for c, r in zip(cases, results) if c.target == named.target for s in r.starts]
+        for _ in range(TOP_UP_ROUNDS):
+            seen = list(dict.fromkeys(starts)) if rule.distinct else starts
+            more = min(rule.least, distribution.runs_to_add(rule, len(distribution.sample(rule, starts)), len(seen)))
+            if not more:
+                break
+            again = dataclasses.replace(named, repeat=1)
+            starts += [s for r in self.run_cases([Job(spec, again, builds[named.target])] * more) for s in r.starts]
+        seen = list(dict.fromkeys(starts)) if rule.distinct else starts
+        verdict = distribution.judge(rule, distribution.sample(rule, starts), len(seen))
+        return [distribution.check_result(rule, verdict, "The random setup is drawn as the handout says")]
+
+
+# Rounds of extra runs of the law's case a check may take to collect its sample (a program that
+# shows a start on fewer runs than expected, or repeats its starts, may need a second).
+TOP_UP_ROUNDS = 3
 
 
 def _build(submission: Path, spec: Spec, target: str, compiler: WarmJavac | None = None) -> builder.Build:

@@ -7,7 +7,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness import compare, schema, yamlfile
+from harness import compare, paths, schema, yamlfile
 from harness.errors import InputError
 from harness.paths import project_root
 
@@ -226,19 +226,45 @@ def _check_language(doc: yamlfile.Document, keys: list, lang: Language) -> None:
         _check_template(doc, [*keys, "run"], lang.run, PLACEHOLDERS)
 
 
+def _check_function(doc: yamlfile.Document, keys: list, name: str) -> None:
+    """A `module:function` setting names a function of an importable module."""
+    module, _, function = name.partition(":")
+    try:
+        callable_ = getattr(importlib.import_module(module), function)
+    except (ImportError, AttributeError, ValueError) as problem:
+        raise InputError(f"{'.'.join(map(str, keys))}: cannot find {name} ({problem}); give module:function of an importable module",
+                         doc.path, doc.line_of(keys))
+    if not callable(callable_):
+        raise InputError(f"{'.'.join(map(str, keys))}: {name} is not a function", doc.path, doc.line_of(keys))
+
+
+def _check_distribution(spec: Spec) -> None:
+    """The law of a start's values: a reader that exists, a case that exists, a setup item to charge."""
+    doc, law = spec.document, spec.random_start.get("distribution")
+    if not law:
+        return
+    keys = ["random_start", "distribution"]
+    if law.get("values"):
+        _check_function(doc, [*keys, "values"], law["values"])
+    item = law.get("rubric", spec.random_start.get("rubric"))
+    if item is None:
+        raise InputError("random_start.distribution needs a rubric (its own or random_start.rubric): the item its "
+                         "check counts in", doc.path, doc.line_of(keys))
+    if item not in [i.id for i in spec.rubric]:
+        raise InputError(f"random_start.distribution.rubric names {item!r}, which is not a rubric id",
+                         doc.path, doc.line_of([*keys, "rubric"]))
+    if not (paths.cases_dir(spec.folder, spec.game) / f"{law['case']}.yaml").is_file():
+        raise InputError(f"random_start.distribution.case names {law['case']!r}, which is not a case of {spec.game} "
+                         f"(no cases/{spec.game}/{law['case']}.yaml); name the case whose runs draw starts",
+                         doc.path, doc.line_of([*keys, "case"]))
+
+
 def _check_references(spec: Spec) -> None:
     doc = spec.document
     ids = [item.id for item in spec.rubric]
     check_policy(doc, ["defaults", "compare"], doc.data.get("defaults", {}).get("compare"))
     if spec.rewrite:
-        module, _, function = spec.rewrite.partition(":")
-        try:
-            callable_ = getattr(importlib.import_module(module), function)
-        except (ImportError, AttributeError) as problem:
-            raise InputError(f"rewrite: cannot find {spec.rewrite} ({problem}); give module:function of an importable module",
-                             doc.path, doc.line_of(["rewrite"]))
-        if not callable(callable_):
-            raise InputError(f"rewrite: {spec.rewrite} is not a function", doc.path, doc.line_of(["rewrite"]))
+        _check_function(doc, ["rewrite"], spec.rewrite)
     for index, item in enumerate(spec.rubric):
         check_policy(doc, ["rubric", index, "compare"], item.compare)
         if ids.count(item.id) > 1:
@@ -256,6 +282,7 @@ def _check_references(spec: Spec) -> None:
         if spec.random_start.get("rubric") and spec.random_start["rubric"] not in ids:
             raise InputError(f"random_start.rubric names {spec.random_start['rubric']!r}, which is not a rubric id",
                              doc.path, doc.line_of(["random_start", "rubric"]))
+        _check_distribution(spec)
     for tid, target in spec.targets.items():
         for lang in target.languages.values():
             _check_language(doc, ["targets", tid, "languages", lang.name], lang)

@@ -163,6 +163,21 @@ _BORDER = re.compile(r"^[ \t]*\+(?:-+\+)+[ \t]*$")
 _CELLS = re.compile(r"^[ \t]*\|((?:[^|\n]*\|)+)[ \t]*$")
 
 
+# Strips of fewer coins say nothing of the law of the gaps: a program that re-rolls a final
+# strip (all gaps 1) changes the law of its gaps by 6**-coins, visible only on short strips.
+LAW_COINS = 5
+
+
+def start_gaps(text):
+    """The gaps a start shows (the grader's check of the random setup: each uniform over 1-6),
+    from strips of at least LAW_COINS coins: each coin's distance from its left neighbour, or
+    from the left edge for coin 0. Read as printed, so a gap the rules forbid shows as it is."""
+    squares = [square for square, token in enumerate(text.split()) if token != "_"]
+    if len(squares) < LAW_COINS:
+        return []
+    return [right - left for left, right in zip([-1] + squares, squares)]
+
+
 def plain_board(text):
     """The handout's optional boxed board (`+---+` borders around `| 0 |   |` cells) read as
     the plain board line (`0 _`); any other text is left as it is. The grader applies this to

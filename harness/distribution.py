@@ -1,0 +1,134 @@
+"""Is a program's random setup drawn as the handout says? A spec can declare the law of the
+values a start shows (`random_start.distribution`); the starts a program drew over the runs
+grading makes anyway are its sample, topped up with runs of one named case when too few.
+
+The test is exact and needs no large-sample approximation: for each value of the law, a
+two-sided exact binomial test of how often it came, at FALSE_ALARM divided by the number of
+values (Bonferroni), so a correct program fails it with a chance below FALSE_ALARM whatever
+the counts; a value the law rules out fails it at once. Starts a program shows that are
+unplayable (drawn again by the harness, and re-rolled by a program that follows the
+reference's Decision) are not part of the sample: the law is that of the playable starts.
+"""
+import importlib
+import math
+from collections import Counter
+from dataclasses import dataclass
+
+from harness.results import FAILED, PASSED, UNGRADABLE, CaseResult
+
+FALSE_ALARM = 1e-6  # the chance that a correct program fails the check
+CHECK_NAME = "start-distribution"
+
+
+@dataclass(frozen=True)
+class Law:
+    """What the spec says a program's starts must look like."""
+    probabilities: dict[str, float]  # every value a start may show, and its probability
+    values: str | None  # "module:function": a start -> the values it shows (default: the start itself)
+    least: int  # values to collect before judging
+    case: str  # the case run again when the grading's own runs drew too few
+    distinct: bool  # count each distinct start once (a clock-seeded program repeats its starts)
+    points: float
+    rubric: str | None
+
+
+@dataclass
+class Verdict:
+    passed: bool | None  # None: too few values to judge
+    counts: dict[str, int]  # per value of the law, and any value outside it
+    expected: dict[str, float]  # per value of the law: the count a correct program has on average
+    starts: int
+    outside: dict[str, int]
+    worst: tuple[str, float] | None  # the value whose count is least likely, and that chance
+    reason: str
+
+
+def law(settings: dict | None) -> Law | None:
+    """The spec's law of a start's values, if it declares one."""
+    declared = (settings or {}).get("distribution")
+    if not declared:
+        return None
+    weights = {str(value): float(weight) for value, weight in declared["expect"].items()}
+    total = sum(weights.values())
+    return Law({value: weight / total for value, weight in weights.items()}, declared.get("values"),
+               int(declared["least"]), declared["case"], bool(declared.get("distinct", False)),
+               float(declared.get("points", 1)), declared.get("rubric", settings.get("rubric")))
+
+
+def reader(name: str | None):
+    """The spec's function from a start to its values, or the start itself as one value."""
+    if not name:
+        return lambda start: [start]
+    module, _, function = name.partition(":")
+    return getattr(importlib.import_module(module), function)
+
+
+def sample(rule: Law, starts: list[str]) -> list[str]:
+    """The values the starts show, each distinct start once if the law says so."""
+    chosen = list(dict.fromkeys(starts)) if rule.distinct else starts
+    read = reader(rule.values)
+    return [str(value) for start in chosen for value in read(start)]
+
+
+def _tail(count: int, trials: int, probability: float) -> float:
+    from scipy.stats import binomtest  # loaded only where a law is judged
+    return float(binomtest(count, trials, probability).pvalue)
+
+
+def judge(rule: Law, values: list[str], starts: int) -> Verdict:
+    """The exact test of the values against the law."""
+    counts = Counter(values)
+    n = len(values)
+    expected = {value: n * p for value, p in rule.probabilities.items()}
+    shown = {value: counts.get(value, 0) for value in rule.probabilities}
+    outside = {value: count for value, count in sorted(counts.items()) if value not in rule.probabilities}
+    shown.update(outside)
+    if outside:
+        listed = ", ".join(f"{value!r} ({count} time{'s' if count > 1 else ''})" for value, count in outside.items())
+        return Verdict(False, shown, expected, starts, outside, None,
+                       f"the starts show values the handout rules out: {listed}")
+    if n < rule.least:
+        return Verdict(None, shown, expected, starts, {}, None,
+                       f"too few values to judge the random setup ({n} from {starts} starts; the check needs {rule.least})")
+    chances = {value: _tail(shown[value], n, p) for value, p in rule.probabilities.items()}
+    value, chance = min(chances.items(), key=lambda pair: pair[1])
+    if chance < FALSE_ALARM / len(rule.probabilities):
+        reason = (f"the random setup is not drawn as the handout says: {value!r} came {shown[value]} times in {n} "
+                  f"values ({expected[value]:.1f} expected); a correct program is this far off with a chance of "
+                  f"{chance:.1e}")
+        return Verdict(False, shown, expected, starts, {}, (value, chance), reason)
+    return Verdict(True, shown, expected, starts, {}, (value, chance),
+                   f"{n} values from {starts} starts drawn as the handout says")
+
+
+def table(verdict: Verdict) -> str:
+    """Observed against expected counts, one value a line."""
+    lines = ["value  observed  expected"]
+    for value, count in verdict.counts.items():
+        mean = verdict.expected.get(value)
+        lines.append(f"{value:>5}  {count:>8}  {mean:>8.1f}" if mean is not None else f"{value:>5}  {count:>8}  {'never':>8}")
+    return "\n".join(lines)
+
+
+def check_result(rule: Law, verdict: Verdict, title: str) -> CaseResult:
+    """The check as one case of the setup item: failed when the law is broken, not counted
+    when too few starts could be seen (the program's other cases say why)."""
+    result = CaseResult(CHECK_NAME, title, rule.rubric or "", rule.points, "public",
+                        PASSED if verdict.passed else FAILED if verdict.passed is False else UNGRADABLE,
+                        reason="" if verdict.passed else verdict.reason)
+    result.notes.append(f"{verdict.reason}; counts of the values the starts show:\n{table(verdict)}")
+    if verdict.worst is not None:
+        value, chance = verdict.worst
+        result.notes.append(f"the least likely count ({value!r}) has a chance of {chance:.2e} for a correct program; "
+                            f"the check fails below {FALSE_ALARM / len(rule.probabilities):.1e} "
+                            f"(a false alarm under {FALSE_ALARM:g} in all)")
+    result.runs = verdict.starts
+    return result
+
+
+def runs_to_add(rule: Law, values: int, starts: int) -> int:
+    """How many more runs of the law's case should bring the sample to `least` values."""
+    if values >= rule.least:
+        return 0
+    per_start = values / starts if starts and values else 1
+    return max(1, math.ceil((rule.least - values) / per_start))

@@ -1,0 +1,166 @@
+"""The check of a random setup: a correct generator fails it with a chance below one in a
+million (computed exactly from the test, and seen over many simulated gradings), a 1-5 and a
+1-7 generator never pass it; on real runs, a program's starts are collected, topped up with
+runs of the law's case, and a broken law costs the setup item and nothing else."""
+import random
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+import yaml
+from scipy.stats import binom, binomtest
+
+from harness import cases as caseload
+from harness import distribution, grading
+from harness import spec as specs
+from harness.errors import InputError
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURE = ROOT / "tests" / "fixture"
+
+
+def _law(game: str) -> distribution.Law:
+    spec, _ = specs.parse_game(game)
+    return distribution.law(spec.random_start)
+
+
+def _gradings(rule: distribution.Law, draw, count: int, seed: int) -> list[distribution.Verdict]:
+    """`count` gradings of a generator `draw(rng)` -> one value, each on `least` values."""
+    rng = random.Random(seed)
+    return [distribution.judge(rule, [str(draw(rng)) for _ in range(rule.least)], rule.least) for _ in range(count)]
+
+
+@pytest.mark.parametrize("game", ["silver-dollar", "flip"])
+def test_a_correct_generator_fails_with_a_chance_below_one_in_a_million(game):
+    """Exactly: the chance, under the law, that some value's count is rejected (a union bound
+    over the values of the binomial probabilities of every rejected count)."""
+    rule = _law(game)
+    n, each = rule.least, distribution.FALSE_ALARM / len(rule.probabilities)
+    chance = 0.0
+    for p in rule.probabilities.values():
+        rejected = [k for k in range(n + 1) if binomtest(k, n, p).pvalue < each]
+        chance += sum(binom.pmf(k, n, p) for k in rejected)
+    assert chance < distribution.FALSE_ALARM
+
+
+@pytest.mark.parametrize("game", ["silver-dollar", "flip"])
+def test_a_one_to_five_generator_is_always_caught_and_one_to_seven_too(game):
+    rule = _law(game)
+    assert set(rule.probabilities) == {"1", "2", "3", "4", "5", "6"}
+    # with no 6 among `least` values the count of 6 alone is below the bar: every grading fails
+    assert binomtest(0, rule.least, rule.probabilities["6"]).pvalue < distribution.FALSE_ALARM / 6
+    low = _gradings(rule, lambda rng: rng.randint(1, 5), 300, seed=5)
+    assert all(v.passed is False for v in low)
+    # a 7 fails the check at once; `least` values without a 7 has a chance (6/7)**least
+    assert (6 / 7) ** rule.least < 1e-6
+    high = _gradings(rule, lambda rng: rng.randint(1, 7), 300, seed=7)
+    assert all(v.passed is False and "7" in v.outside for v in high)
+
+
+def test_a_correct_generator_passes_every_one_of_many_gradings():
+    rule = _law("silver-dollar")
+    verdicts = _gradings(rule, lambda rng: rng.randint(1, 6), 1000, seed=11)
+    assert all(v.passed for v in verdicts), [v.reason for v in verdicts if not v.passed][:3]
+
+
+def test_too_few_values_are_not_judged_but_a_value_outside_the_law_is():
+    rule = _law("silver-dollar")
+    few = distribution.judge(rule, ["1", "2"], 1)
+    assert few.passed is None and "too few" in few.reason
+    bad = distribution.judge(rule, ["1", "0"], 1)
+    assert bad.passed is False and bad.outside == {"0": 1}
+
+
+def test_the_values_of_a_start_are_read_by_the_spec_function():
+    rule = _law("silver-dollar")
+    # coins on squares 0, 2, 8, 9, 11: gaps 1 (from the edge), 2, 6, 1, 2
+    assert distribution.sample(rule, ["0 _ 1 _ _ _ _ _ 2 3 _ 4"]) == ["1", "2", "6", "1", "2"]
+    # a strip of fewer coins says nothing (a re-rolled final strip would bias its gaps)
+    assert distribution.sample(rule, ["_ 0 _ 1"]) == []
+    # each distinct start once: a clock-seeded program repeats its strip
+    assert len(distribution.sample(rule, ["0 _ 1 _ _ _ _ _ 2 3 _ 4"] * 3)) == 5
+
+
+# --- on real runs: the fixture game with a law of its start ----------------------------------
+
+LEAST = 80  # starts a grading collects: a 1-4 generator's lack of a 5 is below the bar (checked below)
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> Path:
+    """The fixture game, whose start must be uniform over 1-5 (a 6 is re-rolled or drawn again)."""
+    root = tmp_path_factory.mktemp("tally-law")
+    shutil.copytree(FIXTURE / "specs", root / "specs")
+    shutil.copytree(FIXTURE / "cases", root / "cases")
+    spec_file = root / "specs" / "tally" / "spec.yaml"
+    text = spec_file.read_text(encoding="utf-8")
+    law = textwrap.indent(yaml.safe_dump({"distribution": {
+        "expect": {v: 1 for v in range(1, 6)}, "least": LEAST, "case": "setup-start", "points": 2}}), "  ")
+    spec_file.write_text(text.replace("  rubric: setup\n", "  rubric: setup\n" + law, 1), encoding="utf-8")
+    return root
+
+
+def _program(tmp_path: Path, roll: str) -> Path:
+    """The fixture's correct program with another roll."""
+    source = (FIXTURE / "samples" / "correct" / "tally.py").read_text(encoding="utf-8")
+    changed = source.replace("start = random.randint(1, 6)\n    while start == 6:", f"start = {roll}\n    while start == 6:")
+    assert changed != source
+    folder = tmp_path / "program"
+    folder.mkdir()
+    (folder / "tally.py").write_text(changed, encoding="utf-8")
+    return folder
+
+
+def _grade(project: Path, submission: Path):
+    spec, milestone = specs.parse_game("tally", project)
+    found = caseload.load_all(spec, milestone)
+    result = grading.grade(spec, milestone, found, submission)
+    return spec, found, result
+
+
+def _check(result):
+    return next(c for c in result.cases if c.name == distribution.CHECK_NAME)
+
+
+def test_a_correct_program_passes_the_check_on_its_own_starts_and_the_top_ups(project):
+    spec, found, result = _grade(project, FIXTURE / "samples" / "correct")
+    check = _check(result)
+    assert check.status == "passed", check.notes
+    drawn = sum(len(c.starts) for c in result.cases if c.name != distribution.CHECK_NAME)
+    assert check.runs >= LEAST > drawn  # the cases drew too few: runs of setup-start made up the rest
+    assert result.percent == pytest.approx(100.0)
+
+
+def test_a_one_to_four_program_loses_the_check_and_only_it(project, tmp_path):
+    """Every start of 1-4 is within the rules: only the law sees that 5 never comes."""
+    assert binomtest(0, LEAST, 1 / 5).pvalue < distribution.FALSE_ALARM / 5
+    spec, found, result = _grade(project, _program(tmp_path, "random.randint(1, 4)"))
+    check = _check(result)
+    assert check.status == "failed" and "'5' came 0 times" in check.reason
+    assert "value  observed  expected" in check.notes[0]
+    assert [c.name for c in result.cases if c.status != "passed"] == [distribution.CHECK_NAME]
+    setup = next(i for i in result.items if i.id == "setup")
+    cases_of_setup = [c for c in found if c.rubric == "setup"]
+    share = 2 / (2 + sum(c.points for c in cases_of_setup))
+    assert setup.earned == pytest.approx(setup.weight * (1 - share), abs=1e-3)  # shares are kept to 4 places
+    assert [i.id for i in result.items if i.counted and i.earned < i.weight - 1e-9] == ["setup"]
+
+
+def test_a_program_drawing_outside_the_law_loses_the_check(project, tmp_path):
+    """Starts of 1-12: against the rules half the time, and the law sees the values it rules out."""
+    spec, found, result = _grade(project, FIXTURE / "samples" / "bug-start-range")
+    check = _check(result)
+    assert check.status == "failed" and "rules out" in check.reason
+
+
+def test_a_law_naming_a_missing_case_is_refused_with_its_line(project, tmp_path):
+    root = tmp_path / "bad"
+    shutil.copytree(project, root)
+    spec_file = root / "specs" / "tally" / "spec.yaml"
+    text = spec_file.read_text(encoding="utf-8").replace("case: setup-start", "case: no-such-case")
+    spec_file.write_text(text, encoding="utf-8")
+    with pytest.raises(InputError) as raised:
+        specs.parse_game("tally", root)
+    line = next(i for i, l in enumerate(text.splitlines(), 1) if "no-such-case" in l)
+    assert "no-such-case" in str(raised.value) and f":{line}" in str(raised.value)
