@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from harness import build as builder
-from harness import grading, mutants, paths
+from harness import grading, mutants, paths, stopping
 from harness.cases import Case
 from harness.errors import InputError
 from harness.results import FAILED, HARNESS_ERROR, PASSED, UNGRADABLE
@@ -331,6 +331,7 @@ def _items(spec: Spec, milestones: list[str | None], cases: list[Case], results:
 def audit(spec: Spec, milestones: list[str | None], cases: list[Case], options: Options, progress=None) -> Audit:
     """Make the mutants, trace the cases' reach, run the (sampled) mutants, score every item."""
     started = time.monotonic()
+    stopping.adopt_orphans()  # what a mutant forks stays below this process, so Ctrl-C can end it
     reference = resolve(spec)
     skip = set(mutants.SKIP)
     if spec.rewrite and spec.rewrite.partition(":")[0] == reference.module:
@@ -354,12 +355,20 @@ def audit(spec: Spec, milestones: list[str | None], cases: list[Case], options: 
         chosen = choose(made, reach, by_item, options.sample, options.seed)
         if progress:
             progress.start(len(chosen))
-        with ThreadPoolExecutor(max_workers=2 * grader.jobs) as pool:  # keeps the case workers fed
-            results = []
+        pool = ThreadPoolExecutor(max_workers=2 * grader.jobs)  # keeps the case workers fed
+        results = []
+        try:
             for result in pool.map(lambda m: auditor.run(m, reach), chosen):
                 results.append(result)
                 if progress:
                     progress.done(result)
+        except KeyboardInterrupt:  # Ctrl-C: no mutant is started again, every run below this process ends
+            pool.shutdown(wait=False, cancel_futures=True)
+            stopping.kill_all()
+            stopping.reap()
+            raise
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
     return Audit(spec.game, spec.title, milestones, reference.name, len(made), options.sample, options.seed,
                  len(cases), results, _items(spec, milestones, cases, results), round(time.monotonic() - started, 1))
 
