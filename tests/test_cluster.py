@@ -2,6 +2,7 @@
 machine) gets exactly the grades the same class gets on this machine, both workers take part,
 and a wrong address is one line and exit 2. The class is the fixture game's samples; what
 each must lose comes from the rules of tests/test_fixture_grading.py."""
+import contextlib
 import csv
 import json
 import os
@@ -19,7 +20,7 @@ from harness import spec as specs
 from tests.conftest import FIXTURE, ROOT, SAMPLES
 from tests.test_fixture_grading import RULES
 
-FOLDERS = ("correct", "correct-cpp", "bug-add", "variant-banner")
+FOLDERS = ("correct", "correct-cpp", "bug-add")
 ZIPPED = "bug-illegal"  # an archive travels as the file it is
 WORKER_NOTE = "graded on the cluster worker "
 DASK = Path(sys.executable).with_name("dask")
@@ -45,30 +46,39 @@ def _stop(process: subprocess.Popen) -> None:
             continue
 
 
-@pytest.fixture(scope="module")
-def cluster(tmp_path_factory):
-    """The scheduler's address and the two workers' addresses; everything ended afterwards."""
+@contextlib.contextmanager
+def _cluster(logs: Path, workers: dict[str, dict]):
+    """A scheduler on a free port and one `dask worker` per name (with its own environment
+    additions), started as README says; yields the address and the workers' addresses."""
     from distributed import Client
-    logs = tmp_path_factory.mktemp("dask")
     address = f"tcp://127.0.0.1:{_free_port()}"
     env = dict(os.environ, DASK_DISTRIBUTED__WORKER__DAEMON="False")
     started = []
     try:
-        started.append(subprocess.Popen([DASK, "scheduler", "--host", "127.0.0.1", "--port", address.rsplit(":", 1)[1],
-                                         "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=open(logs / "scheduler", "w"),
-                                        env=env, start_new_session=True))
-        for name in ("one", "two"):
-            started.append(subprocess.Popen([DASK, "worker", address, "--nthreads", "1", "--no-dashboard", "--name", name,
-                                             "--local-directory", logs / f"{name}-space"],
-                                            stdout=subprocess.DEVNULL, stderr=open(logs / name, "w"), env=env,
-                                            start_new_session=True))
+        with open(logs / "scheduler", "w") as log:
+            started.append(subprocess.Popen([DASK, "scheduler", "--host", "127.0.0.1", "--port",
+                                             address.rsplit(":", 1)[1], "--no-dashboard"],
+                                            stdout=subprocess.DEVNULL, stderr=log, env=env, start_new_session=True))
+        for name, extra in workers.items():
+            with open(logs / name, "w") as log:
+                started.append(subprocess.Popen([DASK, "worker", address, "--nthreads", "1", "--no-dashboard",
+                                                 "--name", name, "--local-directory", logs / f"{name}-space"],
+                                                stdout=subprocess.DEVNULL, stderr=log, env={**env, **extra},
+                                                start_new_session=True))
         with Client(address, timeout=60, set_as_default=False) as client:
-            client.wait_for_workers(2, timeout=60)
-            workers = set(client.scheduler_info(n_workers=-1)["workers"])
-        yield address, workers
+            client.wait_for_workers(len(workers), timeout=60)
+            found = set(client.scheduler_info(n_workers=-1)["workers"])
+        yield address, found
     finally:
         for process in reversed(started):
             _stop(process)
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    """Two workers; everything ended afterwards."""
+    with _cluster(tmp_path_factory.mktemp("dask"), {"one": {}, "two": {}}) as running:
+        yield running
 
 
 @pytest.fixture(scope="module")
@@ -141,3 +151,19 @@ def test_a_wrong_address_is_one_line_and_exit_2(room, tmp_path):
     assert "dask scheduler" in done.stderr and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "out").exists()
+
+
+def test_a_worker_without_the_sandbox_runs_nothing_unconfined_unless_asked(tmp_path):
+    """HARNESS_SANDBOX=off on the worker: without --no-sandbox its submissions are harness-error
+    rows that say why; with it, graded unconfined (and the result says so)."""
+    with _cluster(tmp_path, {"bare": {"HARNESS_SANDBOX": "off"}}) as (address, _):
+        refused = _grade(SAMPLES / "correct", "-o", tmp_path / "refused", "--cluster", address)
+        allowed = _grade(SAMPLES / "correct", "-o", tmp_path / "allowed", "--cluster", address, "--no-sandbox")
+    assert refused.returncode == 1, refused.stderr
+    result = json.loads((tmp_path / "refused" / "correct" / "result.json").read_text(encoding="utf-8"))
+    assert result["status"] == "harness-error" and result["cases"] == []
+    reason = result["builds"]["game"]["reason"]
+    assert reason.startswith("bubblewrap is not available on the cluster worker tcp://") and "--no-sandbox" in reason
+    assert allowed.returncode == 0, allowed.stderr
+    result = json.loads((tmp_path / "allowed" / "correct" / "result.json").read_text(encoding="utf-8"))
+    assert (result["status"], result["sandbox"], result["earned"]) == ("graded", "none", result["possible"])
