@@ -352,13 +352,14 @@ class Grader:
             # one case alone (`harness run -k`): starting a pool would cost more than the case
             runner.become_subreaper()
             return [run_job(jobs[0])]
-        futures = []
-        for job in jobs:
+        futures = [None] * len(jobs)
+        # the cases that run many times first, so the pool does not end waiting on one of them
+        for index in sorted(range(len(jobs)), key=lambda i: -jobs[i].case.repeat):
             pool = self._workers()
             try:
-                futures.append(pool.submit(run_job, job))
+                futures[index] = pool.submit(run_job, jobs[index])
             except BrokenProcessPool:
-                futures.append(self._workers(broken=pool).submit(run_job, job))
+                futures[index] = self._workers(broken=pool).submit(run_job, jobs[index])
         results = []
         for job, future in zip(jobs, futures):
             try:

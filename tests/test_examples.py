@@ -13,6 +13,7 @@ which is enough to show it is found, built and run as it should (its game is the
 sample's, graded in full).
 Real builds, real runs.
 """
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -32,14 +33,7 @@ def _samples():
             yield pytest.param(expected.parent.name, name, want, id=f"{expected.parent.name}/{name}")
 
 
-@pytest.fixture(scope="module")
-def grader():
-    with grading.Grader() as shared:
-        yield shared
-
-
-@pytest.mark.parametrize("game, sample, want", list(_samples()))
-def test_sample_loses_exactly_what_its_bug_touches(game, sample, want, grader):
+def _grade(grader, game: str, sample: str, want: dict):
     spec, milestone = specs.parse_game(f"{game}:{want['milestone']}" if want.get("milestone") else game)
     found = caseload.load_all(spec, milestone)
     if want.get("intake_only"):
@@ -47,7 +41,28 @@ def test_sample_loses_exactly_what_its_bug_touches(game, sample, want, grader):
         for case in found:
             firsts.setdefault((case.rubric, case.target), case)
         found = list(firsts.values())
-    result = grader.grade(spec, milestone, found, ROOT / "examples" / game / sample)
+    return spec, found, grader.grade(spec, milestone, found, ROOT / "examples" / game / sample)
+
+
+@pytest.fixture(scope="module")
+def graded(request):
+    """Every sample this run selected, graded side by side as a class is (one shared pool), so
+    the workers never wait on one sample's last case; each test takes its own result."""
+    chosen = [item.callspec.params for item in request.session.items
+              if item.module is request.module and hasattr(item, "callspec")]
+    with grading.Grader() as grader, ThreadPoolExecutor(max_workers=grader.jobs) as side_by_side:
+        futures = {(p["game"], p["sample"]): side_by_side.submit(_grade, grader, p["game"], p["sample"], p["want"])
+                   for p in chosen}
+        try:
+            yield lambda game, sample: futures[(game, sample)].result()
+        finally:
+            for future in futures.values():
+                future.cancel()
+
+
+@pytest.mark.parametrize("game, sample, want", list(_samples()))
+def test_sample_loses_exactly_what_its_bug_touches(game, sample, want, graded):
+    spec, found, result = graded(game, sample)
     score = result
     failed = {c.name for c in result.cases if c.status == "failed"}
     reasons = {c.name: c.reason for c in result.cases if c.status == "failed"}
