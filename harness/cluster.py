@@ -222,7 +222,8 @@ class Cluster:
         and one too big to send are settled here, as already finished futures."""
         if entry.layout == classroom.MISSING:
             from harness import batch, grading
-            return _settled(lambda: batch.grade_entry(grading.Grader(), spec, milestone, cases, entry))
+            with grading.Grader() as nothing_runs:  # the build finds no files: no program, no pool
+                return _settled(lambda: batch.grade_entry(nothing_runs, spec, milestone, cases, entry))
         try:
             packed = pack(entry.path)
         except TooBig as big:
@@ -240,7 +241,12 @@ class Cluster:
 
     def _register(self, spec, milestone, cases) -> str:
         name = _PLUGIN.format(uuid.uuid4().hex[:12])
-        setup = Setup(spec, milestone, list(cases), pack(Path(spec.folder)), code_version(), self.allow_unconfined)
+        try:
+            files = pack(Path(spec.folder))
+        except (TooBig, OSError) as problem:
+            raise InputError(f"{spec.folder}: cannot send the spec's folder to the workers ({problem}); keep only "
+                             "spec.yaml, its README and support files there") from None
+        setup = Setup(spec, milestone, list(cases), files, code_version(), self.allow_unconfined)
         self.client.register_plugin(Grading(setup), name=name)
         return name
 
