@@ -285,7 +285,7 @@ def cmd_audit(args) -> int:
     from harness import audit
     spec, milestone = specs.parse_game(args.game)
     milestones = audit.milestones_of(spec, args.game, milestone)
-    found = [c for m in milestones for c in _load_cases(spec, m, args.select)]
+    found = _load_cases(spec, milestones[0] if len(milestones) == 1 else None, args.select)
     report = audit.audit(spec, milestones, found, audit.Options(args.sample, args.seed, args.select, args.jobs, tuple(args.only)),
                          audit.Progress(args.quiet))
     print(audit.text(report), end="")
