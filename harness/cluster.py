@@ -19,7 +19,6 @@ import hashlib
 import io
 import itertools
 import multiprocessing
-import os
 import shutil
 import sys
 import tarfile
@@ -28,6 +27,9 @@ import threading
 import uuid
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+
+from distributed import Client, WorkerPlugin, as_completed, get_worker
+from distributed.comm import connect as open_comm
 
 from harness import classroom, paths, sandbox
 from harness.errors import InputError
@@ -66,13 +68,11 @@ class Probe:
     version: str
     python: str
     daemonic: bool
-    sandbox: str
 
 
 def probe() -> Probe:
     """Run on every worker at connection."""
-    return Probe(code_version(), sys.version.split()[0], bool(multiprocessing.current_process().daemon),
-                 sandbox.mode())
+    return Probe(code_version(), sys.version.split()[0], bool(multiprocessing.current_process().daemon))
 
 
 # --- a submission's files as bytes ----------------------------------------------------------
@@ -124,13 +124,7 @@ class Setup:
     allow_unconfined: bool  # --no-sandbox or HARNESS_SANDBOX=off on the caller
 
 
-try:
-    from distributed import WorkerPlugin as _WorkerPlugin
-except ImportError:  # the local path never needs it
-    _WorkerPlugin = object
-
-
-class Grading(_WorkerPlugin):
+class Grading(WorkerPlugin):
     """On one worker, for one grading: the spec folder unpacked once and one Grader (its own
     pool of case workers, its warm compiler) used by every task, closed when the grading ends."""
 
@@ -192,7 +186,6 @@ class Grading(_WorkerPlugin):
 
 def grade_task(plugin: str, entry: classroom.Entry, packed: bytes) -> SubmissionResult:
     """A task: one submission, on whichever worker the scheduler chose."""
-    from distributed import get_worker
     return get_worker().plugins[plugin].grade(entry, packed)
 
 
@@ -252,7 +245,6 @@ class Cluster:
 
     def completed(self, pending):
         """The futures as they finish: those settled here first, then the cluster's."""
-        from distributed import as_completed
         settled = [f for f in pending if isinstance(f, concurrent.futures.Future)]
         remote = [f for f in pending if not isinstance(f, concurrent.futures.Future)]
         yield from settled
@@ -293,10 +285,6 @@ def connect(address: str, allow_unconfined: bool) -> Cluster:
     """A client of the scheduler at `address` whose every worker runs this harness and may
     start processes; anything else is one InputError naming the address or the worker."""
     try:
-        from distributed import Client
-    except ImportError:
-        raise InputError("--cluster needs the `distributed` package: pip install distributed") from None
-    try:
         asyncio.run(_reach(address))  # first, so that a wrong address leaves no half-made client behind
         client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
     except Exception as problem:
@@ -314,7 +302,6 @@ def connect(address: str, allow_unconfined: bool) -> Cluster:
 
 async def _reach(address: str) -> None:
     """A scheduler (or anything speaking Dask's protocol) answers at `address`."""
-    from distributed.comm import connect as open_comm
     comm = await open_comm(address, timeout=CONNECT_SECONDS)
     await comm.close()
 
