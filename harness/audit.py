@@ -13,7 +13,10 @@ Two things keep it fast and its verdicts the same on every run:
 - the unmutated copy is first run on every case under a line tracer (`linetrace.py`); a mutant
   is then run only on the cases that execute a line it changed: on every other case it does
   exactly what the reference did (the runs are deterministic), so those cases pass. A mutant
-  no case reaches survives without being run.
+  no case reaches survives without being run;
+- an item's verdict on a mutant needs one killing case: a mutant runs one case of each item
+  first, then the rest of the items not yet killing it (`every_case` runs all, for the
+  complete list of killers).
 
 Mutants are the project's own code: they run without the sandbox.
 """
@@ -138,6 +141,7 @@ class MutantResult:
     ran: list[str] = field(default_factory=list)  # the cases run on it (those reaching its lines)
     killed_by: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # cases the harness itself failed on
+    skipped: int = 0  # reaching cases not run: their item had already killed it
     seconds: float = 0.0
 
 
@@ -189,6 +193,7 @@ class Options:
     select: str | None = None
     jobs: int | None = None
     only: tuple[str, ...] = ()  # audit just these mutant ids (e.g. a survivor, again)
+    every_case: bool = False  # run every reaching case, not one killer per item
 
 
 def positive(text: str) -> int:
@@ -286,8 +291,10 @@ class Auditor:
                                  "judge mutants; run `harness regen` on it", case.path, 1)
         return {case.name: lines for case, _, lines in done}
 
-    def run(self, mutant: mutants.Mutant, reach: dict[str, set[int]]) -> MutantResult:
-        """Grade one mutant on the cases that reach the lines it changed."""
+    def run(self, mutant: mutants.Mutant, reach: dict[str, set[int]], every_case: bool = False) -> MutantResult:
+        """Grade one mutant on the cases that reach the lines it changed: first one case of each
+        rubric item, then the other cases of the items that have not killed it yet (an item's
+        verdict needs one killer); `every_case` runs them all, for the complete list of killers."""
         started = time.monotonic()
         hit = [c for c in self.cases if reach.get(c.name, set()).intersection(mutant.lines)]
         if not hit:
@@ -295,22 +302,35 @@ class Auditor:
         folder = self._folder()
         copy = _copy(self.reference, folder, mutant.source)
         result = MutantResult(mutant, SURVIVED)
+        by_item: dict[str, list[Case]] = {}
+        for case in hit:
+            by_item.setdefault(case.rubric, []).append(case)
         try:
-            for milestone, cases in self._groups(hit).items():
-                builds = {c.target: _build(c.target, copy, _command(self.spec, self.reference, milestone, c.target, copy))
-                          for c in cases}
-                graded = self.grader.grade(self.spec, milestone, cases, copy, builds)
-                for case in graded.cases:
-                    result.ran.append(case.name)
-                    if _killer(case.status):
-                        result.killed_by.append(case.name)
-                    elif case.status == HARNESS_ERROR:
-                        result.errors.append(case.name)
+            if every_case:
+                self._grade(copy, hit, result)
+            else:
+                self._grade(copy, [cases[0] for cases in by_item.values()], result)
+                killed = set(result.killed_by)
+                self._grade(copy, [c for cases in by_item.values() if not killed.intersection(x.name for x in cases)
+                                   for c in cases[1:]], result)
         finally:
             shutil.rmtree(folder, ignore_errors=True)
         result.status = KILLED if result.killed_by else ERROR if result.errors else SURVIVED
+        result.skipped = len(hit) - len(result.ran)
         result.seconds = round(time.monotonic() - started, 3)
         return result
+
+    def _grade(self, copy: Path, cases: list[Case], result: MutantResult) -> None:
+        for milestone, group in self._groups(cases).items():
+            builds = {c.target: _build(c.target, copy, _command(self.spec, self.reference, milestone, c.target, copy))
+                      for c in group}
+            graded = self.grader.grade(self.spec, milestone, group, copy, builds)
+            for case in graded.cases:
+                result.ran.append(case.name)
+                if _killer(case.status):
+                    result.killed_by.append(case.name)
+                elif case.status == HARNESS_ERROR:
+                    result.errors.append(case.name)
 
 
 def _items(spec: Spec, milestones: list[str | None], cases: list[Case], results: list[MutantResult]) -> list[ItemAudit]:
@@ -358,7 +378,7 @@ def audit(spec: Spec, milestones: list[str | None], cases: list[Case], options: 
         pool = ThreadPoolExecutor(max_workers=2 * grader.jobs)  # keeps the case workers fed
         results = []
         try:
-            for result in pool.map(lambda m: auditor.run(m, reach), chosen):
+            for result in pool.map(lambda m: auditor.run(m, reach, options.every_case), chosen):
                 results.append(result)
                 if progress:
                     progress.done(result)

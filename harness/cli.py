@@ -95,6 +95,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=_audit_count, help="parallel case workers (default: HARNESS_JOBS, else cores + 1)")
     p.add_argument("--mutant", dest="only", action="append", default=[], metavar="ID",
                    help="audit only this mutant (repeatable), e.g. a survivor after a case was added")
+    p.add_argument("--every-case", action="store_true",
+                   help="run every case that reaches a mutant (all its killers), not one killer per item")
     p.add_argument("-q", "--quiet", action="store_true", help="no line per mutant")
 
     p = sub.add_parser("regen", help="rewrite expected transcripts from the reference", epilog=EPILOG)
@@ -286,7 +288,8 @@ def cmd_audit(args) -> int:
     spec, milestone = specs.parse_game(args.game)
     milestones = audit.milestones_of(spec, args.game, milestone)
     found = _load_cases(spec, milestones[0] if len(milestones) == 1 else None, args.select)
-    report = audit.audit(spec, milestones, found, audit.Options(args.sample, args.seed, args.select, args.jobs, tuple(args.only)),
+    report = audit.audit(spec, milestones, found, audit.Options(args.sample, args.seed, args.select, args.jobs, tuple(args.only),
+                                       args.every_case),
                          audit.Progress(args.quiet))
     print(audit.text(report), end="")
     written = audit.write(report, args.output or Path("reports") / f"audit-{spec.game}")

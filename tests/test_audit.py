@@ -99,7 +99,7 @@ def tally_audit():
         _mutant("legal", "cmp", "`in` → `not in`"),  # refuses 1-3, takes the rest
         _mutant("play", "stmt-swap", f"lines {_line('total += k')} and"),  # two independent counters: equivalent
     )
-    report = audit.audit(spec, [None], found, audit.Options(only=tuple(m.id for m in chosen)))
+    report = audit.audit(spec, [None], found, audit.Options(only=tuple(m.id for m in chosen), every_case=True))
     return spec, found, chosen, report
 
 
@@ -141,6 +141,19 @@ def test_an_equivalent_mutant_survives_and_items_are_scored(tally_audit):
         assert item.killed == sum(1 for r in report.results if cases & set(r.killed_by))
     assert items["end"].killed == 2  # both killers reach the goal
     assert items["setup"].killed == 0 and not report.passed  # setup's case types nothing
+
+
+def test_by_default_one_killer_per_item_is_enough(tally_audit):
+    """Without every_case, a mutant stops running an item's cases once one kills it: the
+    item verdicts are the same, fewer cases run."""
+    spec, found, chosen, full = tally_audit
+    fast = audit.audit(spec, [None], found, audit.Options(only=(chosen[0].id,)))
+    result = fast.results[0]
+    end_cases = [c.name for c in found if c.rubric == "end"]
+    assert len(end_cases) == 2 and len(set(result.killed_by) & set(end_cases)) == 1
+    assert result.skipped == 1 and result.status == audit.KILLED
+    assert {i.id: i.killed for i in fast.items} == {i.id: int(chosen[0].id in {
+        r.mutant.id for r in full.results if set(i.cases) & set(r.killed_by)}) for i in full.items}
 
 
 class _Page(HTMLParser):
