@@ -128,7 +128,9 @@ def seeded(spec: Spec, cases: list[Case]) -> tuple[Spec, list[Case]]:
     out = []
     for case in cases:
         fixed = (spec.random_start_for(case.target) or {}).get("seed")
-        out.append(replace(case, seed=fixed) if case.seed is None and fixed is not None else case)
+        seed = case.seed if case.seed is not None else fixed
+        # a seeded run is the same every time, so a case's repeats (for programs that draw) add nothing
+        out.append(replace(case, seed=seed, repeat=1) if seed is not None else case)
     return replace(spec, targets=targets), out
 
 

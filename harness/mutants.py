@@ -9,8 +9,9 @@ each splice is parsed back and must give exactly the intended tree (parenthesise
 be), else that mutant is not made.
 
 Functions named in SKIP (argument parsing: a mutant there only breaks the command-line
-contract the harness relies on, not the game) and the spec's `rewrite` function (the harness
-calls it in-process, never through the program) are not mutated, nor are docstrings.
+contract the harness relies on, not the game), the spec's `rewrite` function (the harness
+calls it in-process, never through the program), module-level names only those read, the
+`if __name__ == "__main__"` block and docstrings are not mutated.
 """
 import ast
 import copy
@@ -119,11 +120,34 @@ def _text_variants(text: str) -> list[tuple[str, str, str]]:
     return out
 
 
+def _only_for_skipped(tree: ast.Module, skip: frozenset) -> set[int]:
+    """Line numbers of module-level assignments whose names only skipped functions read (a
+    pattern only the spec's rewrite uses, an exit status only main returns): mutating them
+    changes nothing a case can see, yet every case would run them."""
+    readers: dict[str, set[str]] = {}
+    for top in tree.body:
+        where = top.name if isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else "<module>"
+        for node in ast.walk(top):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                readers.setdefault(node.id, set()).add(where)
+    lines = set()
+    for top in tree.body:
+        if isinstance(top, ast.Assign):
+            names = [n.id for t in top.targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+            used = set().union(*(readers.get(n, set()) for n in names)) if names else set()
+            if used and used <= skip:
+                lines.add(top.lineno)
+    return lines
+
+
 def _sites(tree: ast.Module, skip: frozenset) -> list[_Site]:
     """Every change the operators can make, in source order."""
     found: list[_Site] = []
+    unseen = _only_for_skipped(tree, skip)
 
     def visit(node, path, function, parent, in_format_spec):
+        if isinstance(node, ast.stmt) and function is None and node.lineno in unseen:
+            return
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if node.name in skip:
                 return
