@@ -213,16 +213,19 @@ def positive(text: str) -> int:
 def choose(found: list[mutants.Mutant], reach: dict[str, set[int]], by_item: dict[str, list[str]],
            size: int | None, seed: int) -> list[mutants.Mutant]:
     """All mutants, or a sample of `size`: drawn in turn for each graded item among the mutants
-    its cases reach (then among all), so a small sample still tries every item; the same seed
-    gives the same sample."""
+    its cases reach, those the fewest cases reach first (the item's own code), then among all,
+    so a small sample still tries every item; the same seed gives the same sample."""
     if size is None or size >= len(found):
         return list(found)
     rng = random.Random(seed)
+    reached = {m.id: sum(1 for lines in reach.values() if lines.intersection(m.lines)) for m in found}
     pools = []
     for cases in by_item.values():
         lines = set().union(*(reach.get(c, set()) for c in cases)) if cases else set()
         pool = [m for m in found if lines.intersection(m.lines)]
         rng.shuffle(pool)
+        # the item's own code first: the mutants fewest cases reach (drawn from the end)
+        pool.sort(key=lambda m: reached[m.id], reverse=True)
         pools.append(pool)
     rest = list(found)
     rng.shuffle(rest)

@@ -10,7 +10,7 @@ be), else that mutant is not made.
 
 Functions named in SKIP (argument parsing: a mutant there only breaks the command-line
 contract the harness relies on, not the game), the spec's `rewrite` function (the harness
-calls it in-process, never through the program), module-level names only those read, the
+calls it in-process, never through the program) and module-level names only it reads, the
 `if __name__ == "__main__"` block and docstrings are not mutated.
 """
 import ast
@@ -121,9 +121,9 @@ def _text_variants(text: str) -> list[tuple[str, str, str]]:
 
 
 def _only_for_skipped(tree: ast.Module, skip: frozenset) -> set[int]:
-    """Line numbers of module-level assignments whose names only skipped functions read (a
-    pattern only the spec's rewrite uses, an exit status only main returns): mutating them
-    changes nothing a case can see, yet every case would run them."""
+    """Line numbers of module-level assignments whose names only `skip` functions read (a
+    pattern only the spec's rewrite uses): mutating them changes nothing a case can see, yet
+    every case would run them."""
     readers: dict[str, set[str]] = {}
     for top in tree.body:
         where = top.name if isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else "<module>"
@@ -143,7 +143,8 @@ def _only_for_skipped(tree: ast.Module, skip: frozenset) -> set[int]:
 def _sites(tree: ast.Module, skip: frozenset) -> list[_Site]:
     """Every change the operators can make, in source order."""
     found: list[_Site] = []
-    unseen = _only_for_skipped(tree, skip)
+    # main's own names stay: main prints things a case sees (a usage message)
+    unseen = _only_for_skipped(tree, skip - SKIP)
 
     def visit(node, path, function, parent, in_format_spec):
         if isinstance(node, ast.stmt) and function is None and node.lineno in unseen:
