@@ -209,7 +209,10 @@ def test_a_weakened_suite_fails_the_audit_naming_the_item(tmp_path, monkeypatch,
     code = cli.main(["audit", "tally", "--sample", "4", "-q", "-o", str(tmp_path / "report")])
     out = capsys.readouterr().out
     assert code == 1
-    assert "audit failed: no case of illegal kills a mutant" in out
+    failed = next(line for line in out.splitlines() if line.startswith("audit failed: no case of "))
+    assert "illegal" in failed.removeprefix("audit failed: no case of ").removesuffix(" kills a mutant").split(", ")
+    row = next(line.split() for line in out.splitlines() if line.split()[:1] == ["illegal"])
+    assert row[1] == "0" and row[2].startswith("0/")  # no case, no kill
     assert (tmp_path / "report" / "audit.html").is_file()
 
 
