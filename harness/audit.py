@@ -23,6 +23,7 @@ Mutants are the project's own code: they run without the sandbox.
 import os
 import random
 import shutil
+import signal
 import sys
 import tempfile
 import threading
@@ -32,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from harness import build as builder
-from harness import grading, mutants, paths, stopping
+from harness import batch, grading, mutants, paths
 from harness.cases import Case
 from harness.errors import InputError
 from harness.results import FAILED, HARNESS_ERROR, PASSED, UNGRADABLE
@@ -356,7 +357,6 @@ def _items(spec: Spec, milestones: list[str | None], cases: list[Case], results:
 def audit(spec: Spec, milestones: list[str | None], cases: list[Case], options: Options, progress=None) -> Audit:
     """Make the mutants, trace the cases' reach, run the (sampled) mutants, score every item."""
     started = time.monotonic()
-    stopping.adopt_orphans()  # what a mutant forks stays below this process, so Ctrl-C can end it
     reference = resolve(spec)
     skip = set(mutants.SKIP)
     if spec.rewrite and spec.rewrite.partition(":")[0] == reference.module:
@@ -368,32 +368,32 @@ def audit(spec: Spec, milestones: list[str | None], cases: list[Case], options: 
             raise InputError(f"--mutant {unknown[0]}: no such mutant of {reference.name}; the ids are in the "
                              "audit's report (module:line:column:operator)")
         made = [m for m in made if m.id in options.only]
-    with tempfile.TemporaryDirectory(prefix="harness-audit-") as scratch, \
-            grading.Grader(options.jobs) as grader:
-        auditor = Auditor(spec, milestones, cases, grader, Path(scratch))
-        reach = auditor.reach()
-        by_item = {}
-        for milestone in milestones:
-            for item in spec.items(milestone):
-                if item.graded:
-                    by_item[item.id] = [c.name for c in cases if c.rubric == item.id]
-        chosen = choose(made, reach, by_item, options.sample, options.seed)
-        if progress:
-            progress.start(len(chosen))
-        pool = ThreadPoolExecutor(max_workers=2 * grader.jobs)  # keeps the case workers fed
-        results = []
+    local = batch.Local(options.jobs, threads=2 * grading.workers(options.jobs))  # threads keep the case workers fed
+    grader, results, futures = local.grader, [], []
+    with tempfile.TemporaryDirectory(prefix="harness-audit-") as scratch:
         try:
-            for result in pool.map(lambda m: auditor.run(m, reach, options.every_case), chosen):
-                results.append(result)
+            auditor = Auditor(spec, milestones, cases, grader, Path(scratch))
+            reach = auditor.reach()
+            by_item = {}
+            for milestone in milestones:
+                for item in spec.items(milestone):
+                    if item.graded:
+                        by_item[item.id] = [c.name for c in cases if c.rubric == item.id]
+            chosen = choose(made, reach, by_item, options.sample, options.seed)
+            if progress:
+                progress.start(len(chosen))
+            futures = [local.builders.submit(auditor.run, m, reach, options.every_case) for m in chosen]
+            for future in futures:
+                results.append(future.result())
                 if progress:
-                    progress.done(result)
-        except KeyboardInterrupt:  # Ctrl-C: no mutant is started again, every run below this process ends
-            pool.shutdown(wait=False, cancel_futures=True)
-            stopping.kill_all()
-            stopping.reap()
+                    progress.done(results[-1])
+        except KeyboardInterrupt:  # Ctrl-C: no mutant or case is started again, every run below this process ends
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C cannot cut the cleanup short
+            local.interrupt(futures)
+            signal.signal(signal.SIGINT, signal.default_int_handler)
             raise
         finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+            local.close()
     return Audit(spec.game, spec.title, milestones, reference.name, len(made), options.sample, options.seed,
                  len(cases), results, _items(spec, milestones, cases, results), round(time.monotonic() - started, 1))
 

@@ -57,8 +57,8 @@ class Stopped(Exception):
 class StoppableGrader(grading.Grader):
     """The shared pool of case workers, which starts no new worker once the grading stops."""
 
-    def __init__(self, stop: threading.Event):
-        super().__init__()
+    def __init__(self, stop: threading.Event, jobs: int | None = None):
+        super().__init__(jobs)
         self._stop = stop
 
     def _workers(self, *args, **kwargs):
@@ -196,13 +196,13 @@ class Local:
     """Grading on this machine: a builder thread per submission in progress, one shared pool
     of case workers, and on Ctrl-C every run and build below this process ended."""
 
-    def __init__(self):
+    def __init__(self, jobs: int | None = None, threads: int | None = None):
         self.stop = threading.Event()
         _workers_ignore_ctrl_c()
         stopping.adopt_orphans()
         self.runs = stopping.Runs()
-        self.grader = StoppableGrader(self.stop)
-        self.builders = ThreadPoolExecutor(max_workers=self.grader.jobs)
+        self.grader = StoppableGrader(self.stop, jobs)
+        self.builders = ThreadPoolExecutor(max_workers=threads or self.grader.jobs)
 
     def submit(self, spec, milestone, cases, entry: classroom.Entry):
         return self.builders.submit(grade_entry, self.grader, spec, milestone, cases, entry)

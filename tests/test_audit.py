@@ -3,13 +3,17 @@
 Real runs throughout: the mutants are graded by the harness's own Grader through a pty. What
 each mutant must do is derived from the fixture's rules (tests/fixture/README.md) and its cases.
 """
+import os
 import shutil
+import signal
+import subprocess
+import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
-from harness import audit, cli, mutants
+from harness import audit, cli, mutants, procwait
 from harness import cases as caseload
 from harness import spec as specs
 
@@ -226,3 +230,35 @@ def test_bad_input_is_one_line_and_exit_2(argv, says, monkeypatch, capsys, tmp_p
     assert cli.main(argv + ["-o", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert says in err and err.startswith("harness:") and err.count("\n") == 1
+
+
+def test_ctrl_c_ends_the_audit_and_every_process_it_started(tmp_path):
+    """Interrupted after its first mutant: exit 130 at once, no run left, no scratch folder left."""
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    env.update(HARNESS_ROOT=str(FIXTURE), TMPDIR=str(temp), NO_COLOR="1")
+    child = subprocess.Popen([sys.executable, "-m", "harness.cli", "audit", "tally", "-o", str(tmp_path / "out")],
+                             cwd=FIXTURE.parent.parent, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = child.stderr.readline()  # one line per mutant done: the audit is well under way
+        assert first, child.communicate(timeout=60)
+        started = procwait.tree_pids(child.pid)
+        assert started, "the audit had started no process"
+        child.send_signal(signal.SIGINT)
+        _, err = child.communicate(timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode == 130, err
+    assert "Traceback" not in err
+    assert [pid for pid in started if os.path.exists(f"/proc/{pid}") and _alive(pid)] == []
+    assert list(temp.iterdir()) == []
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+            return f.read().rpartition(")")[2].split()[0] not in ("Z", "X")
+    except OSError:
+        return False

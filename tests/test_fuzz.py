@@ -117,7 +117,10 @@ def project(tmp_path_factory):
     shutil.copytree(ROOT / "specs", root / "specs")
     for game in SPEC_GAMES + ["connect"]:
         (root / "cases" / game).mkdir(parents=True)
-        for path in sorted((ROOT / "cases" / game).glob("*.yaml"))[:3]:
+        law = (yaml.safe_load((ROOT / "specs" / game / "spec.yaml").read_text(encoding="utf-8")).get("random_start")
+               or {}).get("distribution")
+        named = [ROOT / "cases" / game / f"{law['case']}.yaml"] if law else []  # the spec names it
+        for path in sorted((ROOT / "cases" / game).glob("*.yaml"))[:3] + named:
             shutil.copy(path, root / "cases" / game / path.name)
     (root / "empty-submission").mkdir()
     (root / "a-file.txt").write_text("not a folder\n")
