@@ -313,12 +313,6 @@ def _lenient_state(text: str) -> str | None:
     return "|".join("+".join(pair) for pair in halves)
 
 
-def start_dice(text: str) -> list:
-    """The die values a start shows (the grader's check of GameState(int dice): each uniform
-    over 1-6), read as printed, so a value the rules forbid shows as it is."""
-    return [c for c in text if c.isdigit()]
-
-
 def canonical_states(text: str) -> str:
     """Every state a line shows (`Game state: ...` in a game, a bare state where the method
     driver prints toString()) read leniently and written canonically.
