@@ -23,10 +23,14 @@ SAMPLES = FIXTURE / "samples"
 FAST_MODULES = {
     "test_fixture_grading.py", "test_scoring.py", "test_reports.py", "test_regen.py", "test_runner.py",
     "test_compare.py", "test_safe_text.py", "test_yamlfile.py", "test_intake.py", "test_sandbox.py",
-    "test_limits.py", "test_bad_input.py",
+    "test_limits.py", "test_bad_input.py", "test_audit.py", "test_distribution.py",
 }
 SLOW_TESTS = {
     "test_bad_input.py::test_broken_spec_names_its_line",  # grades a course game's Java sample
+    # gradings of the fixture game with its start's law, topped up to 80 starts each
+    "test_distribution.py::test_a_correct_program_passes_the_check_on_its_own_starts_and_the_top_ups",
+    "test_distribution.py::test_a_one_to_four_program_loses_the_check_and_only_it",
+    "test_distribution.py::test_a_program_drawing_outside_the_law_loses_the_check",
 }
 
 
