@@ -359,8 +359,10 @@ def audit(spec: Spec, milestones: list[str | None], cases: list[Case], options: 
     started = time.monotonic()
     reference = resolve(spec)
     skip = set(mutants.SKIP)
-    if spec.rewrite and spec.rewrite.partition(":")[0] == reference.module:
-        skip.add(spec.rewrite.partition(":")[2])  # the harness calls it in-process, never through the program
+    law = (spec.random_start or {}).get("distribution") or {}
+    for called in (spec.rewrite, law.get("values")):  # the harness calls these in-process, never through the program
+        if called and called.partition(":")[0] == reference.module:
+            skip.add(called.partition(":")[2])
     made = mutants.generate(reference.path.read_text(encoding="utf-8"), reference.name, skip)
     if options.only:
         unknown = sorted(set(options.only) - {m.id for m in made})
