@@ -45,7 +45,7 @@ def gradings(rule: distribution.Law, starts: list[str], count: int) -> list[dist
     for start in starts:
         batch.append(start)
         if len(distribution.sample(rule, batch)) >= rule.least:
-            verdicts.append(distribution.judge(rule, distribution.sample(rule, batch), len(batch)))
+            verdicts.append(distribution.check(rule, batch))
             batch = []
             if len(verdicts) == count:
                 break

@@ -63,11 +63,20 @@ def reader(name: str | None):
     return getattr(importlib.import_module(module), function)
 
 
+def counted(rule: Law, starts: list[str]) -> list[str]:
+    """The starts that count: each distinct start once if the law says so."""
+    return list(dict.fromkeys(starts)) if rule.distinct else list(starts)
+
+
 def sample(rule: Law, starts: list[str]) -> list[str]:
-    """The values the starts show, each distinct start once if the law says so."""
-    chosen = list(dict.fromkeys(starts)) if rule.distinct else starts
+    """The values the counted starts show."""
     read = reader(rule.values)
-    return [str(value) for start in chosen for value in read(start)]
+    return [str(value) for start in counted(rule, starts) for value in read(start)]
+
+
+def check(rule: Law, starts: list[str]) -> "Verdict":
+    """The law judged on the starts a program drew."""
+    return judge(rule, sample(rule, starts), len(counted(rule, starts)))
 
 
 def _tail(count: int, trials: int, probability: float) -> float:
@@ -126,8 +135,9 @@ def check_result(rule: Law, verdict: Verdict, title: str) -> CaseResult:
     return result
 
 
-def runs_to_add(rule: Law, values: int, starts: int) -> int:
+def runs_to_add(rule: Law, drawn: list[str]) -> int:
     """How many more runs of the law's case should bring the sample to `least` values."""
+    values, starts = len(sample(rule, drawn)), len(counted(rule, drawn))
     if values >= rule.least:
         return 0
     per_start = values / starts if starts and values else 1

@@ -412,14 +412,12 @@ class Grader:
             return []
         starts = [s for c, r in zip(cases, results) if c.target == named.target for s in r.starts]
         for _ in range(TOP_UP_ROUNDS):
-            seen = list(dict.fromkeys(starts)) if rule.distinct else starts
-            more = min(rule.least, distribution.runs_to_add(rule, len(distribution.sample(rule, starts)), len(seen)))
+            more = min(rule.least, distribution.runs_to_add(rule, starts))
             if not more:
                 break
             again = dataclasses.replace(named, repeat=1)
             starts += [s for r in self.run_cases([Job(spec, again, builds[named.target])] * more) for s in r.starts]
-        seen = list(dict.fromkeys(starts)) if rule.distinct else starts
-        verdict = distribution.judge(rule, distribution.sample(rule, starts), len(seen))
+        verdict = distribution.check(rule, starts)
         return [distribution.check_result(rule, verdict, "The random setup is drawn as the handout says")]
 
 

@@ -32,7 +32,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if game is None:
         given = [f"--{name.replace('_', '-')}" for name in OPTIONS if config.getoption(name)]
         if given:
-            raise pytest.UsageError(f"{given[0]} needs --game GAME (the game whose cases run, e.g. --game reversi)")
+            raise pytest.UsageError(f"{given[0]} needs --game GAME (the game whose cases run, a folder under specs/)")
         return
     if config.getoption("submission") is None:
         raise pytest.UsageError(f"--game {game} needs --submission PATH (a submission folder, archive or source file)")

@@ -21,7 +21,7 @@ from tests.conftest import ROOT
 CORRECT = (ROOT / "examples" / "reversi" / "correct-python" / "reversi.py").read_text(encoding="utf-8")
 # The handout's message without its "!": a realistic slip in the illegal-move cases' item
 NO_BANG = CORRECT.replace('print("Not a legal move!")', 'print("Not a legal move")')
-SLEEPS = "import time\ntime.sleep(600)\n"  # a submission that never finishes (the program under test, not a wait of the test)
+NEVER_ENDS = "import threading\nthreading.Event().wait()\n"  # a submission that blocks forever, reading nothing
 SELECT = "ms2-illegal"  # two cases of one item, "Milestone 1 features"; one judges the message exactly
 
 
@@ -171,7 +171,7 @@ def test_ctrl_c_leaves_finished_reports_and_no_process_and_the_rerun_grades_the_
     temp.mkdir()
     for name in ("fast-a", "fast-b"):
         _write(room / name / "reversi.py", CORRECT)
-    _write(room / "slow-c" / "reversi.py", SLEEPS)  # still running when the first report appears
+    _write(room / "slow-c" / "reversi.py", NEVER_ENDS)  # still running when the first report appears
     command = [sys.executable, "-m", "harness.cli", "grade", "reversi", str(room), "-k", SELECT, "-o", str(out)]
     child = subprocess.Popen(command, cwd=ROOT, env=_env(temp), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              text=True)
