@@ -136,9 +136,19 @@ def check_result(rule: Law, verdict: Verdict, title: str) -> CaseResult:
 
 
 def runs_to_add(rule: Law, drawn: list[str]) -> int:
-    """How many more runs of the law's case should bring the sample to `least` values."""
-    values, starts = len(sample(rule, drawn)), len(counted(rule, drawn))
-    if values >= rule.least:
+    """How many more runs of the law's case should bring the sample to `least` values: as many
+    as the starts that showed values so far promise (starts of other sizes, which show none,
+    say nothing about the law's case); a probe of PROBE_RUNS when none showed any."""
+    read = reader(rule.values)
+    values = sample(rule, drawn)
+    if len(values) >= rule.least:
         return 0
-    per_start = values / starts if starts and values else 1
-    return max(1, math.ceil((rule.least - values) / per_start))
+    showing = [start for start in counted(rule, drawn) if read(start)]
+    if not showing:
+        return PROBE_RUNS
+    return max(1, math.ceil((rule.least - len(values)) * len(showing) / len(values)))
+
+
+# Runs of the law's case that find out how many values its starts show, when no start so far
+# showed one (a grading of few cases, or a program that crashes on most runs).
+PROBE_RUNS = 10

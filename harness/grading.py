@@ -8,6 +8,7 @@ that case's "harness error", never the batch's end.
 """
 import dataclasses
 import importlib
+import math
 import multiprocessing
 import os
 import threading
@@ -187,12 +188,13 @@ def _run_drawn(spec: Spec, case: Case, build: builder.Build) -> CaseResult:
     """The case run until it draws a start it can be graded on (`_draw`), with every start the
     program showed on the way, for the check of its random setup."""
     drawn: list[str] = []
-    result = _draw(spec, case, build, drawn)
-    result.starts = drawn
+    broken: list[str] = []
+    result = _draw(spec, case, build, drawn, broken)
+    result.starts, result.against_rules = drawn, broken
     return result
 
 
-def _draw(spec: Spec, case: Case, build: builder.Build, drawn: list[str]) -> CaseResult:
+def _draw(spec: Spec, case: Case, build: builder.Build, drawn: list[str], broken: list[str]) -> CaseResult:
     """A random game may draw a start that cannot be graded. Another run draws another:
     an unplayable start (within the rules) never counts; one against the rules is charged to
     the setup item, except that the setup item's own cases take the first start they get
@@ -207,6 +209,8 @@ def _draw(spec: Spec, case: Case, build: builder.Build, drawn: list[str]) -> Cas
         drawn += result.starts
         if problem is None:
             return result
+        if problem.kind == RULES:
+            broken += result.starts
         seen.setdefault(problem.kind, result)
         if problem.kind in (RULES, MISSING) and case.rubric == setup:
             result.status, result.charged_to = FAILED, None  # exactly what the setup item looks for
@@ -236,13 +240,15 @@ def run_case(spec: Spec, case: Case, build: builder.Build) -> CaseResult:
     """Run the case as many times as it asks; keep the first run that is not a pass, or the last."""
     result = None
     drawn: list[str] = []
+    broken: list[str] = []
     for attempt in range(case.repeat):
         result = _run_drawn(spec, case, build)
         drawn += result.starts
+        broken += result.against_rules
         result.runs = attempt + 1
         if result.status != PASSED:
             break
-    result.starts = drawn
+    result.starts, result.against_rules = drawn, broken
     return _bounded(result)
 
 
@@ -386,6 +392,7 @@ class Grader:
             ran = iter(self.run_cases(jobs))
             results = [next(ran) if builds[c.target].ok else _not_run(c, builds[c.target]) for c in cases]
             results += self._setup_checks(spec, cases, results, builds)
+            results = self._settle(spec, cases, results, builds)
         finally:
             for build in made.values():
                 try:
@@ -400,6 +407,35 @@ class Grader:
             possible=possible)
 
 
+    def _settle(self, spec: Spec, cases: list[Case], results: list[CaseResult],
+                builds: dict[str, builder.Build]) -> list[CaseResult]:
+        """A setup case that passed, from a program seen drawing a start the rules forbid, may
+        have passed by luck: it runs again, SETTLE_RUNS more times in all, until a run fails.
+        A correct program never draws such a start, so it never pays for these runs."""
+        setup = (spec.random_start or {}).get("rubric")
+        broken = [start for result in results for start in result.against_rules]
+        if not setup or not broken:
+            return results
+        settled = list(results)
+        for index, (case, result) in enumerate(zip(cases, results)):
+            if (case.rubric != setup or not result.passed or not spec.random_start_for(case.target)
+                    or _seeded(spec, case) or not builds[case.target].ok):
+                continue
+            batch = max(1, case.repeat)
+            again = dataclasses.replace(case, repeat=batch)
+            reruns = self.run_cases([Job(spec, again, builds[case.target])] * math.ceil(SETTLE_RUNS / batch))
+            failed = next((r for r in reruns if not r.passed), None)
+            chosen = failed or reruns[-1]
+            chosen.runs = result.runs + sum(r.runs for r in reruns)
+            chosen.starts = result.starts + [s for r in reruns for s in r.starts]
+            chosen.against_rules = result.against_rules + [s for r in reruns for s in r.against_rules]
+            chosen.notes.append(
+                f"the program drew a start the rules forbid on other runs ({broken[0]!r}), so this case, "
+                f"passed on its first {result.runs} run(s), ran {chosen.runs - result.runs} more times to settle "
+                + ("its verdict: this run failed" if failed else "its verdict: every run passed"))
+            settled[index] = chosen
+        return settled
+
     def _setup_checks(self, spec: Spec, cases: list[Case], results: list[CaseResult],
                       builds: dict[str, builder.Build]) -> list[CaseResult]:
         """The check of the random setup, for a target whose spec declares the law of its starts
@@ -411,15 +447,25 @@ class Grader:
         if named is None or not builds[named.target].ok:
             return []
         starts = [s for c, r in zip(cases, results) if c.target == named.target for s in r.starts]
+        broken: list[str] = []  # starts of the top-up runs the rules forbid (the cases keep their own)
         for _ in range(TOP_UP_ROUNDS):
             more = min(rule.least, distribution.runs_to_add(rule, starts))
             if not more:
                 break
             again = dataclasses.replace(named, repeat=1)
-            starts += [s for r in self.run_cases([Job(spec, again, builds[named.target])] * more) for s in r.starts]
+            topped = self.run_cases([Job(spec, again, builds[named.target])] * more)
+            starts += [s for r in topped for s in r.starts]
+            broken += [s for r in topped for s in r.against_rules]
         verdict = distribution.check(rule, starts)
-        return [distribution.check_result(rule, verdict, "The random setup is drawn as the handout says")]
+        check = distribution.check_result(rule, verdict, "The random setup is drawn as the handout says")
+        check.against_rules = broken
+        return [check]
 
+
+# Runs a passing setup case takes in all, once the program has drawn a start the rules forbid:
+# a program that breaks the rules on one draw in six or more (a die's face) then passes them all
+# by a chance below one in a million ((5/6)**76 < 1e-6), so its grade does not hang on its luck.
+SETTLE_RUNS = 76
 
 # Rounds of extra runs of the law's case a check may take to collect its sample (a program that
 # shows a start on fewer runs than expected, or repeats its starts, may need a second).

@@ -51,6 +51,7 @@ class CaseResult:
     runs: int = 0
     charged_to: str | None = None  # an ungradable case: the rubric item it counts against
     starts: list[str] = field(default_factory=list)  # the random starts the program drew on its runs
+    against_rules: list[str] = field(default_factory=list)  # of those, the starts the rules forbid
     value: float = 0.0  # the points of the total this case carries (set by scoring)
     earned: float = 0.0  # of `value`, earned (set by scoring)
 

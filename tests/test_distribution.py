@@ -12,9 +12,11 @@ import yaml
 from scipy.stats import binom, binomtest
 
 from harness import cases as caseload
+from harness import build as builder
 from harness import distribution, grading
 from harness import spec as specs
 from harness.errors import InputError
+from harness.results import CaseResult
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixture"
@@ -164,3 +166,40 @@ def test_a_law_naming_a_missing_case_is_refused_with_its_line(project, tmp_path)
         specs.parse_game("tally", root)
     line = next(i for i, l in enumerate(text.splitlines(), 1) if "no-such-case" in l)
     assert "no-such-case" in str(raised.value) and f":{line}" in str(raised.value)
+
+
+def test_a_setup_case_passed_by_luck_is_settled_by_more_runs(project, tmp_path, grader):
+    """A program drawing a forbidden start (7) one time in six passes the 12 runs of
+    setup-start one time in nine. Once a run elsewhere showed a forbidden start, the passed
+    setup case runs again, SETTLE_RUNS more times at most, and fails; a correct program's passes
+    stand; without such a start nothing runs again."""
+    spec, milestone = specs.parse_game("tally", project)
+    found = caseload.load_all(spec, milestone)
+    setup = next(c for c in found if c.name == "setup-start")
+    other = next(c for c in found if c.rubric != "setup")
+    batches = -(-grading.SETTLE_RUNS // setup.repeat)  # the more runs go in batches of the case's repeat
+    assert (5 / 6) ** (batches * setup.repeat) < 1e-6  # the 1-7 program passes them all
+
+    def settled(program: Path, evidence: list[str]) -> CaseResult:
+        lucky = CaseResult(setup.name, setup.description, setup.rubric, setup.points, setup.visibility,
+                           status="passed", runs=setup.repeat, starts=["2"] * setup.repeat)
+        elsewhere = CaseResult(other.name, other.description, other.rubric, other.points, other.visibility,
+                               status="passed", runs=1, starts=evidence + ["3"], against_rules=evidence)
+        build = builder.build(program, spec, setup.target)
+        try:
+            again = grader._settle(spec, [setup, other], [lucky, elsewhere], {setup.target: build})
+        finally:
+            builder.cleanup(build)
+        assert again[1] is elsewhere
+        return lucky if again[0] is lucky else again[0]
+
+    broken = settled(_program(tmp_path, "random.randint(1, 7)"), ["7"])
+    assert broken.status == "failed" and setup.repeat < broken.runs <= setup.repeat * (batches + 1)
+    assert "7" in broken.against_rules and any("ran" in note and "this run failed" in note for note in broken.notes)
+
+    correct = settled(FIXTURE / "samples" / "correct", ["7"])
+    assert correct.status == "passed" and correct.runs == setup.repeat * (batches + 1)
+    assert any("every run passed" in note for note in correct.notes), correct.notes
+
+    untouched = CaseResult(setup.name, setup.description, setup.rubric, setup.points, setup.visibility, status="passed")
+    assert grader._settle(spec, [setup], [untouched], {}) == [untouched]  # no forbidden start: no run
