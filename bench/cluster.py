@@ -43,7 +43,7 @@ def make_class(folder: Path, count: int) -> None:
         sample = SAMPLES[n % len(SAMPLES)]
         student = folder / f"student{n:03d}"
         student.mkdir(parents=True)
-        source = (FIXTURE / "samples" / sample / "tally.py").read_text(encoding="utf-8")
+        source = (FIXTURE / "examples" / "tally" / sample / "tally.py").read_text(encoding="utf-8")
         (student / "tally.py").write_text(f"# {sample}, student {n}, run {run}\n{source}", encoding="utf-8")
 
 

@@ -1,4 +1,4 @@
-"""The `harness` command: play, record, run, grade, check, regen.
+"""The `harness` command: play, record, run, grade, check, regen, audit, samples.
 
 Exit codes: 0 all passed / done, 1 some case failed, 2 usage or input error.
 """
@@ -98,6 +98,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--every-case", action="store_true",
                    help="run every case that reaches a mutant (all its killers), not one killer per item")
     p.add_argument("-q", "--quiet", action="store_true", help="no line per mutant")
+
+    p = sub.add_parser("samples", help="grade a game's sample submissions: does each get what its expected.yaml says?",
+                       epilog=EPILOG)
+    p.add_argument("games", nargs="+", metavar="GAME", help="games whose examples/GAME/expected.yaml to check")
+    p.add_argument("--sample", dest="only", action="append", default=[], metavar="NAME",
+                   help="check only this sample (repeatable)")
+    p.add_argument("--no-sandbox", action="store_true",
+                   help="run the samples without bubblewrap (they are the project's own programs)")
 
     p = sub.add_parser("regen", help="rewrite expected transcripts from the reference", epilog=EPILOG)
     p.add_argument("targets", nargs="*", help="games and/or case files (default: every game)")
@@ -297,6 +305,40 @@ def cmd_audit(args) -> int:
     return 0 if report.passed else 1
 
 
+def cmd_samples(args) -> int:
+    from harness import samples
+    chosen = []
+    for game in dict.fromkeys(args.games):
+        spec = specs.load(game)
+        expectations = samples.load(spec)
+        for name in [] if args.only else samples.unlisted(spec, expectations):
+            print(f"note: {samples.folder(spec) / name} has no entry in expected.yaml, so it is not checked", file=sys.stderr)
+        chosen += [(spec, e) for e in expectations if not args.only or e.name in args.only]
+    missing = [name for name in args.only if name not in {e.name for _, e in chosen}]
+    if missing:
+        raise InputError(f"--sample {missing[0]!r} is in no expected.yaml of {', '.join(args.games)}; "
+                         "check its name (a sample folder with an entry)")
+    sandbox.require(args.no_sandbox)
+    count = {spec.game: sum(s.game == spec.game for s, _ in chosen) for spec, _ in chosen}
+    width = max(len(e.name) for _, e in chosen)
+    told: dict[str, list] = {}
+
+    def say(spec, verdict):
+        if spec.game not in told:
+            print(f"{spec.game}: {count[spec.game]} samples", flush=True)
+        told.setdefault(spec.game, []).append(verdict)
+        print(samples.line(verdict, width), flush=True)
+        for problem in verdict.problems:
+            print(f"       {problem}", flush=True)
+        if len(told[spec.game]) == count[spec.game]:
+            right = sum(v.ok for v in told[spec.game])
+            print(f"{spec.game}: {right} of {count[spec.game]} samples as expected.yaml says", flush=True)
+
+    with grading.Grader() as grader:
+        verdicts = samples.check(chosen, grader, say)
+    return 0 if all(v.ok for v in verdicts) else 1
+
+
 def cmd_gradescope(args) -> int:
     from harness import gradescope
     where = gradescope.layout(args.autograder_root, args.submission, args.results)
@@ -309,7 +351,7 @@ def cmd_gradescope(args) -> int:
 
 
 COMMANDS = {"play": cmd_play, "record": cmd_record, "run": cmd_run, "grade": cmd_grade, "check": cmd_check,
-            "regen": cmd_regen, "gradescope": cmd_gradescope, "audit": cmd_audit}
+            "regen": cmd_regen, "gradescope": cmd_gradescope, "audit": cmd_audit, "samples": cmd_samples}
 
 
 if __name__ == "__main__":

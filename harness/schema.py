@@ -47,7 +47,7 @@ def _remember(marker: Path | None) -> None:
 def _registry():
     from referencing import Registry, Resource
     resources_ = []
-    for name in ("case.schema.json", "spec.schema.json"):
+    for name in ("case.schema.json", "spec.schema.json", "samples.schema.json"):
         contents = json.loads(_schema_text(name))
         resources_.append((_BASE + name, Resource.from_contents(contents)))
     return Registry().with_resources(resources_)

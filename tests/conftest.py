@@ -12,7 +12,7 @@ from harness import spec as specs
 ROOT = Path(__file__).resolve().parent.parent
 # The harness's own test game (tests/fixture/README.md), laid out as a project root.
 FIXTURE = Path(__file__).resolve().parent / "fixture"
-SAMPLES = FIXTURE / "samples"
+SAMPLES = FIXTURE / "examples" / "tally"
 
 
 # The fast subset (`pytest -m "not slow"`, for the edit loop) is the harness tested on the
@@ -23,7 +23,7 @@ SAMPLES = FIXTURE / "samples"
 FAST_MODULES = {
     "test_fixture_grading.py", "test_scoring.py", "test_reports.py", "test_regen.py", "test_runner.py",
     "test_compare.py", "test_safe_text.py", "test_yamlfile.py", "test_intake.py", "test_sandbox.py",
-    "test_limits.py", "test_bad_input.py", "test_audit.py", "test_distribution.py",
+    "test_limits.py", "test_bad_input.py", "test_audit.py", "test_distribution.py", "test_samples.py",
 }
 SLOW_TESTS = {
     "test_bad_input.py::test_broken_spec_names_its_line",  # grades a course game's Java sample

@@ -105,7 +105,7 @@ def project(tmp_path_factory) -> Path:
 
 def _program(tmp_path: Path, roll: str) -> Path:
     """The fixture's correct program with another roll."""
-    source = (FIXTURE / "samples" / "correct" / "tally.py").read_text(encoding="utf-8")
+    source = (FIXTURE / "examples" / "tally" / "correct" / "tally.py").read_text(encoding="utf-8")
     changed = source.replace("start = random.randint(1, 6)\n    while start == 6:", f"start = {roll}\n    while start == 6:")
     assert changed != source
     folder = tmp_path / "program"
@@ -126,7 +126,7 @@ def _check(result):
 
 
 def test_a_correct_program_passes_the_check_on_its_own_starts_and_the_top_ups(project):
-    spec, found, result = _grade(project, FIXTURE / "samples" / "correct")
+    spec, found, result = _grade(project, FIXTURE / "examples" / "tally" / "correct")
     check = _check(result)
     assert check.status == "passed", check.notes
     drawn = sum(len(c.starts) for c in result.cases if c.name != distribution.CHECK_NAME)
@@ -151,7 +151,7 @@ def test_a_one_to_four_program_loses_the_check_and_only_it(project, tmp_path):
 
 def test_a_program_drawing_outside_the_law_loses_the_check(project, tmp_path):
     """Starts of 1-12: against the rules half the time, and the law sees the values it rules out."""
-    spec, found, result = _grade(project, FIXTURE / "samples" / "bug-start-range")
+    spec, found, result = _grade(project, FIXTURE / "examples" / "tally" / "bug-start-range")
     check = _check(result)
     assert check.status == "failed" and "rules out" in check.reason
 
@@ -197,7 +197,7 @@ def test_a_setup_case_passed_by_luck_is_settled_by_more_runs(project, tmp_path, 
     assert broken.status == "failed" and setup.repeat < broken.runs <= setup.repeat * (batches + 1)
     assert "7" in broken.against_rules and any("ran" in note and "this run failed" in note for note in broken.notes)
 
-    correct = settled(FIXTURE / "samples" / "correct", ["7"])
+    correct = settled(FIXTURE / "examples" / "tally" / "correct", ["7"])
     assert correct.status == "passed" and correct.runs == setup.repeat * (batches + 1)
     assert any("every run passed" in note for note in correct.notes), correct.notes
 
