@@ -334,8 +334,18 @@ def cmd_samples(args) -> int:
             right = sum(v.ok for v in told[spec.game])
             print(f"{spec.game}: {right} of {count[spec.game]} samples as expected.yaml says", flush=True)
 
-    with grading.Grader() as grader:
-        verdicts = samples.check(chosen, grader, say)
+    from harness import batch  # a class's machinery: the shared pool, and Ctrl-C ending every run
+    pool = batch.Local()
+    try:
+        verdicts = samples.check(chosen, pool.grader, pool.builders, say)
+    except KeyboardInterrupt:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C cannot cut the cleanup short
+        print("\nstopping: ending the programs and builds running now", file=sys.stderr, flush=True)
+        pool.interrupt([])
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        raise
+    finally:
+        pool.close()
     return 0 if all(v.ok for v in verdicts) else 1
 
 

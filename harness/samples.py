@@ -15,7 +15,7 @@ exactly those; "allowed", any. `intake_only`: a correct program handed in anothe
 package layout, a zip, a BOM, a name in another letter case) is graded on the first case of
 every rubric item and target, enough to show it is found, built and run as it should.
 """
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -169,26 +169,27 @@ def _items_differ(lost, promised) -> str:
     return f"lost {', '.join(lost) or 'nothing'}; expected to lose {', '.join(sorted(promised)) or 'nothing'}"
 
 
-def check(chosen: list[tuple[Spec, Expectation]], grader: grading.Grader, on_verdict=None) -> list[Verdict]:
-    """Grade every chosen sample (of one game or several) side by side on one pool, so the
-    workers never wait on one sample's last case, and judge each; `on_verdict(spec, verdict)`
-    hears each verdict in the order given, as soon as it is known."""
+def check(chosen: list[tuple[Spec, Expectation]], grader: grading.Grader, side_by_side: Executor,
+          on_verdict=None) -> list[Verdict]:
+    """Grade every chosen sample (of one game or several) side by side on one pool of case
+    workers, so none waits on one sample's last case, and judge each; `on_verdict(spec,
+    verdict)` hears each verdict in the order given, as soon as it is known. Whatever is not
+    yet graded is cancelled if this stops (Ctrl-C)."""
     def graded(spec: Spec, expectation: Expectation) -> Verdict:
         found = cases_for(expectation, caseload.load_all(spec, expectation.milestone))
         result = grader.grade(spec, expectation.milestone, found, folder(spec) / expectation.name)
         return judge(expectation, found, result)
 
+    futures = [side_by_side.submit(graded, spec, e) for spec, e in chosen]
     verdicts = []
-    with ThreadPoolExecutor(max_workers=grader.jobs) as side_by_side:
-        futures = [side_by_side.submit(graded, spec, e) for spec, e in chosen]
-        try:
-            for (spec, _), future in zip(chosen, futures):
-                verdicts.append(future.result())
-                if on_verdict:
-                    on_verdict(spec, verdicts[-1])
-        finally:
-            for future in futures:
-                future.cancel()
+    try:
+        for (spec, _), future in zip(chosen, futures):
+            verdicts.append(future.result())
+            if on_verdict:
+                on_verdict(spec, verdicts[-1])
+    finally:
+        for future in futures:
+            future.cancel()
     return verdicts
 
 

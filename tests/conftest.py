@@ -79,3 +79,12 @@ def unplannable_case(spec, cases, folder: Path):
     odd = caseload.load_case(broken, spec)
     assert odd.strategy["strategy"] == "zigzag"
     return odd
+
+
+def alive(pid: int) -> bool:
+    """The process exists and has not ended (a zombie has ended)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+            return f.read().rpartition(")")[2].split()[0] not in ("Z", "X")
+    except OSError:
+        return False

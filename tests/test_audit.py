@@ -16,6 +16,7 @@ import pytest
 from harness import audit, cli, mutants, procwait
 from harness import cases as caseload
 from harness import spec as specs
+from tests.conftest import alive
 
 FIXTURE = Path(__file__).resolve().parent / "fixture"
 TALLY = FIXTURE / "specs" / "tally" / "tally.py"
@@ -252,13 +253,6 @@ def test_ctrl_c_ends_the_audit_and_every_process_it_started(tmp_path):
             child.kill()
     assert child.returncode == 130, err
     assert "Traceback" not in err
-    assert [pid for pid in started if os.path.exists(f"/proc/{pid}") and _alive(pid)] == []
+    assert [pid for pid in started if os.path.exists(f"/proc/{pid}") and alive(pid)] == []
     assert list(temp.iterdir()) == []
 
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
-            return f.read().rpartition(")")[2].split()[0] not in ("Z", "X")
-    except OSError:
-        return False

@@ -1,14 +1,18 @@
 """`harness samples`: a game's samples grade as its expected.yaml says, or the command says which
 sample differs and how. On the fixture game (real runs of its Python samples); the course games'
 samples are checked by the same command in CI (`.ci/run`)."""
+import os
 import shutil
+import signal
+import subprocess
+import sys
 
 import pytest
 
-from harness import samples
+from harness import procwait, samples
 from harness import spec as specs
 from harness.errors import InputError
-from tests.conftest import FIXTURE, ROOT
+from tests.conftest import FIXTURE, ROOT, alive
 from tests.test_fixture_grading import RULES, expected_percent
 
 
@@ -122,3 +126,32 @@ def test_a_sample_folder_without_an_entry_is_named(project):
     (project / "examples" / "tally" / "bug-new" / "tally.py").write_text("print('Start: 2')\n")
     spec, _ = specs.parse_game("tally", project)
     assert samples.unlisted(spec, samples.load(spec)) == ["bug-new"]
+
+
+def test_ctrl_c_ends_the_check_and_every_process_it_started(tmp_path):
+    """Interrupted once the first sample is judged, while a hanging one still runs: exit 130 at
+    once, no run left, no scratch folder left."""
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    env.update(HARNESS_ROOT=str(FIXTURE), TMPDIR=str(temp))
+    child = subprocess.Popen([sys.executable, "-m", "harness.cli", "samples", "tally", "--sample=correct",
+                              "--sample=bug-hang"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        seen = [child.stdout.readline()]
+        while " correct " not in seen[-1] and seen[-1]:
+            seen.append(child.stdout.readline())
+        assert " correct " in seen[-1], "".join(seen) + child.communicate(timeout=60)[1]
+        started = procwait.tree_pids(child.pid)
+        assert len(started) > 1, "the check had started no process"
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode == 130, err
+    assert "Traceback" not in err and "stopping: ending the programs and builds running now" in err
+    assert "bug-hang" not in out  # interrupted before its verdict
+    assert [pid for pid in started if pid != child.pid and alive(pid)] == []
+    assert list(temp.iterdir()) == []
