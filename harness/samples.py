@@ -176,9 +176,12 @@ def check(chosen: list[tuple[Spec, Expectation]], grader: grading.Grader, side_b
     verdict)` hears each verdict in the order given, as soon as it is known. Whatever is not
     yet graded is cancelled if this stops (Ctrl-C)."""
     def graded(spec: Spec, expectation: Expectation) -> Verdict:
-        found = cases_for(expectation, caseload.load_all(spec, expectation.milestone))
-        result = grader.grade(spec, expectation.milestone, found, folder(spec) / expectation.name)
-        return judge(expectation, found, result)
+        try:
+            found = cases_for(expectation, caseload.load_all(spec, expectation.milestone))
+            result = grader.grade(spec, expectation.milestone, found, folder(spec) / expectation.name)
+            return judge(expectation, found, result)
+        except Exception as problem:  # the harness failed on this sample: its verdict says so, the rest go on
+            return Verdict(expectation.name, 0.0, [], [f"the harness failed on this sample: {problem!r}"])
 
     futures = [side_by_side.submit(graded, spec, e) for spec, e in chosen]
     verdicts = []
