@@ -11,7 +11,6 @@ Where each submission is graded is a pool with one small interface (submit, comp
 interrupt, close): this machine (`Local`) unless `Options.pool` gives a cluster
 (`harness.cluster`); reports and the gradebook are written here either way.
 """
-import multiprocessing.forkserver
 import os
 import dataclasses
 import signal
@@ -24,6 +23,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from harness import classroom, grading, progress, resume, sandbox, stopping
+from harness.environment import fork_server
 from harness.errors import InputError
 from harness.reports import exports, files, summary, terminal
 from harness.results import BuildSummary, SubmissionResult
@@ -71,7 +71,7 @@ def _workers_ignore_ctrl_c() -> None:
     """Start the workers' fork server with SIGINT ignored: workers (and what they run) inherit it."""
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        multiprocessing.forkserver.ensure_running()
+        fork_server()
     finally:
         signal.signal(signal.SIGINT, previous)
 

@@ -1,4 +1,7 @@
 """The environment every child process gets, built from scratch so runs are the same anywhere."""
+import multiprocessing
+import multiprocessing.forkserver
+import multiprocessing.util
 import os
 import tempfile
 
@@ -7,6 +10,26 @@ from harness import paths
 # Nothing else is inherited: PYTHONUNBUFFERED, JAVA_TOOL_OPTIONS and friends change how
 # programs behave or what they print, and differ between machines.
 _KEEP = ("PATH", "JAVA_HOME")
+
+
+# The fork server listens on a socket in a folder multiprocessing makes under TMPDIR
+# (TMPDIR/pymp-XXXXXXXX/listener-XXXXXXXX), and a socket's path cannot pass 107 bytes: under
+# a longer TMPDIR (a batch system's job folder, a deep test folder) no worker could start.
+_SOCKET_FOLDER_BYTES = 70
+
+
+def fork_server():
+    """The multiprocessing context every pool of workers uses (forkserver: workers never
+    inherit the threads that build submissions side by side), its server started with its
+    socket where it fits: under TMPDIR when that is short enough, else in /tmp."""
+    if len(os.fsencode(tempfile.gettempdir())) > _SOCKET_FOLDER_BYTES:
+        chosen, tempfile.tempdir = tempfile.tempdir, "/tmp"
+        try:
+            multiprocessing.util.get_temp_dir()  # made once per process, then kept
+        finally:
+            tempfile.tempdir = chosen
+    multiprocessing.forkserver.ensure_running()
+    return multiprocessing.get_context("forkserver")
 
 
 def child_env(home: str, extra: dict | None = None) -> dict:

@@ -9,7 +9,6 @@ that case's "harness error", never the batch's end.
 import dataclasses
 import importlib
 import math
-import multiprocessing
 import os
 import threading
 import traceback
@@ -23,7 +22,7 @@ from harness import build as builder
 from harness import compare, config, distribution, runner, sandbox, scoring
 from harness.javac_server import WarmJavac
 from harness.cases import Case
-from harness.environment import Workdir, child_env, reference_env
+from harness.environment import Workdir, child_env, fork_server, reference_env
 from harness.outcome import End
 from harness.safe_text import cap
 from harness.results import FAILED, HARNESS_ERROR, PASSED, UNGRADABLE, BuildSummary, CaseResult, SubmissionResult
@@ -346,10 +345,9 @@ class Grader:
             if self._pool is not None and self._pool is broken:
                 self._pool = None
             if self._pool is None:
-                # forkserver: workers never inherit the threads that build submissions side by side;
-                # each adopts orphans (child subreaper) so it can kill a program's escaped processes
+                # each worker adopts orphans (child subreaper) so it can kill a program's escaped processes
                 self._pool = ProcessPoolExecutor(max_workers=self.jobs, initializer=runner.become_subreaper,
-                                                 mp_context=multiprocessing.get_context("forkserver"))
+                                                 mp_context=fork_server())
             return self._pool
 
     def run_cases(self, jobs: list[Job]) -> list[CaseResult]:

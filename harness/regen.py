@@ -1,11 +1,10 @@
 """Expected transcripts, regenerated from the reference: what changed, and --check for CI."""
-import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from harness import compare, yamlfile
 from harness.cases import Case
-from harness.environment import Workdir
+from harness.environment import Workdir, fork_server
 from harness.errors import InputError
 from harness.grading import make_inputs, reference_seed_args, run_reference
 from harness.outcome import End
@@ -59,7 +58,7 @@ def regenerate_all(selected: list[tuple[Spec, Case]], jobs: int) -> list[Regener
     run kills what it started, so runs must not share a process)."""
     if len(selected) < 2 or jobs < 2:
         return [regenerate(spec, case) for spec, case in selected]
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("forkserver")) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=fork_server()) as pool:
         done = list(pool.map(_regenerate_job, selected))
     return [Regenerated(case, expect, changed, summary) for (_, case), (expect, changed, summary) in zip(selected, done)]
 

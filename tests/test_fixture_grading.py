@@ -213,3 +213,14 @@ def test_a_reference_that_crashes_on_a_start_is_a_harness_error(tally, grader, t
     (program / "tally.py").write_text(ALWAYS_FOUR)
     result = grader.grade(spec, None, _only(cases, "add-two"), program)
     assert [c.status for c in result.cases] == [HARNESS_ERROR], result.cases[0].reason
+
+
+def test_a_long_tmpdir_still_starts_the_workers(harness_cli, tmp_path):
+    """The workers' fork server listens on a socket under TMPDIR, and a socket's path cannot pass
+    107 bytes: under a TMPDIR that long the harness puts that one socket elsewhere."""
+    deep = tmp_path / ("d" * 60) / ("e" * 60)
+    deep.mkdir(parents=True)
+    done = harness_cli("run", "tally", SAMPLES / "correct", env={"HARNESS_ROOT": str(FIXTURE), "TMPDIR": str(deep)})
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert list(deep.iterdir()) == []  # the runs' folders were made there and removed
