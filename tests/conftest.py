@@ -15,7 +15,7 @@ FIXTURE = Path(__file__).resolve().parent / "fixture"
 SAMPLES = FIXTURE / "examples" / "tally"
 
 
-# The fast subset (`pytest -m "not slow"`, for the edit loop) is the harness tested on the
+# The fast subset (`pytest -m "not slow" -n auto`, for the edit loop) is the harness tested on the
 # fixture game and on its own, in under a minute. It is an allow-list: every other module is
 # marked slow (the course games' samples, case suites and references, javac/g++ builds, class
 # gradings, hostile programs, fuzzing), so a new module joins the fast subset only when listed
