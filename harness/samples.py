@@ -80,8 +80,9 @@ def load(spec: Spec) -> list[Expectation]:
         if not (folder(spec) / name).exists():
             fail(f"no sample folder {folder(spec) / name}; add it or remove the entry")
         milestone = want.get("milestone") or (list(spec.milestones)[-1] if spec.milestones else None)
-        if milestone not in spec.milestones and spec.milestones:
-            fail(f"{spec.game} has no milestone {milestone!r}; use one of: {', '.join(spec.milestones)}", "milestone")
+        if milestone is not None and milestone not in spec.milestones:
+            known = f"use one of: {', '.join(spec.milestones)}" if spec.milestones else "remove the key"
+            fail(f"{spec.game} has no milestone {milestone!r}; {known}", "milestone")
         if milestone not in found:
             found[milestone] = {c.name for c in caseload.load_all(spec, milestone)} | _checks(spec)
         for key in ("fails", "may_fail", "ungradable"):

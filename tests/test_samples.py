@@ -72,6 +72,7 @@ def test_each_sample_is_ok_or_named_with_what_differs(harness_cli, project, tall
     ("bug-add: {loses: [adding]}", "loses: no rubric item 'adding'"),
     ("bug-add: {fails: [add-two], build_fails: [program]}", "build_fails: no target 'program'"),
     ("bug-gone: {}", "no sample folder"),
+    ("bug-add: {milestone: ms1, fails: [add-two]}", "tally has no milestone 'ms1'; remove the key"),
 ])
 def test_a_wrong_entry_is_one_line_at_its_line(project, change, message):
     expected = project / "examples" / "tally" / "expected.yaml"
