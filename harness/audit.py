@@ -23,7 +23,6 @@ Mutants are the project's own code: they run without the sandbox.
 import os
 import random
 import shutil
-import signal
 import sys
 import tempfile
 import threading
@@ -390,9 +389,7 @@ def audit(spec: Spec, milestones: list[str | None], cases: list[Case], options: 
                 if progress:
                     progress.done(results[-1])
         except KeyboardInterrupt:  # Ctrl-C: no mutant or case is started again, every run below this process ends
-            signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C cannot cut the cleanup short
             local.interrupt(futures)
-            signal.signal(signal.SIGINT, signal.default_int_handler)
             raise
         finally:
             local.close()

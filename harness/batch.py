@@ -211,15 +211,21 @@ class Local:
         return as_completed(pending)
 
     def interrupt(self, pending) -> None:
-        self.stop.set()
-        for future in pending:
-            future.cancel()
-        closer = threading.Thread(target=_shut, args=(self.grader, self.builders), daemon=True)
-        closer.start()
-        self.runs.end_until(lambda: not closer.is_alive())
-        closer.join()
-        stopping.kill_all()
-        stopping.reap()
+        """End everything now: no new case, every run and build killed. A second Ctrl-C cannot
+        cut this short."""
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            self.stop.set()
+            for future in pending:
+                future.cancel()
+            closer = threading.Thread(target=_shut, args=(self.grader, self.builders), daemon=True)
+            closer.start()
+            self.runs.end_until(lambda: not closer.is_alive())
+            closer.join()
+            stopping.kill_all()
+            stopping.reap()
+        finally:
+            signal.signal(signal.SIGINT, previous)
 
     def close(self) -> None:
         if not self.stop.is_set():

@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 from harness import arguments, config
@@ -319,7 +320,7 @@ def cmd_samples(args) -> int:
         raise InputError(f"--sample {missing[0]!r} is in no expected.yaml of {', '.join(args.games)}; "
                          "check its name (a sample folder with an entry)")
     sandbox.require(args.no_sandbox)
-    count = {spec.game: sum(s.game == spec.game for s, _ in chosen) for spec, _ in chosen}
+    count = Counter(spec.game for spec, _ in chosen)
     width = max(len(e.name) for _, e in chosen)
     told: dict[str, list] = {}
 
@@ -339,10 +340,8 @@ def cmd_samples(args) -> int:
     try:
         verdicts = samples.check(chosen, pool.grader, pool.builders, say)
     except KeyboardInterrupt:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C cannot cut the cleanup short
         print("\nstopping: ending the programs and builds running now", file=sys.stderr, flush=True)
         pool.interrupt([])
-        signal.signal(signal.SIGINT, signal.default_int_handler)
         raise
     finally:
         pool.close()

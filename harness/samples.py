@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness import cases as caseload
-from harness import distribution, grading, paths, schema, yamlfile
+from harness import distribution, grading, intake, paths, schema, yamlfile
 from harness.cases import Case
 from harness.errors import InputError
 from harness.results import FAILED, SubmissionResult
@@ -41,6 +41,11 @@ class Expectation:
     build_fails: frozenset[str] = frozenset()  # target ids
     ungradable: frozenset[str] | None = frozenset()  # None: any number allowed
     intake_only: bool = False
+
+    @property
+    def full_marks(self) -> bool:
+        """Nothing is to be lost: the sample must score 100 %."""
+        return not (self.loses if self.loses is not None else self.fails | self.also_loses)
 
 
 @dataclass
@@ -112,7 +117,7 @@ def unlisted(spec: Spec, expectations: list[Expectation]) -> list[str]:
     """Sample folders expected.yaml has no entry for: nothing says what they must get."""
     listed = {e.name for e in expectations}
     return sorted(p.name for p in folder(spec).iterdir() if p.name not in listed and not p.name.startswith(".")
-                  and p.name != "expected.yaml" and (p.is_dir() or p.suffix in (".zip", ".tar", ".gz", ".tgz")))
+                  and (p.is_dir() or intake.is_archive(p)))
 
 
 def _checks(spec: Spec) -> set[str]:
@@ -156,8 +161,7 @@ def judge(expectation: Expectation, found: list[Case], result: SubmissionResult)
         promised = {failed[name].rubric for name in failed} | expectation.also_loses
         if set(lost) != promised:
             problems.append(_items_differ(lost, promised))
-    whole = expectation.loses == frozenset() or expectation.loses is None and not expectation.fails | expectation.also_loses
-    if not problems and whole and result.possible and result.percent != 100.0:
+    if not problems and expectation.full_marks and result.possible and result.percent != 100.0:
         problems.append(f"scored {result.percent:g} %, expected 100 %")
     ungradable = {c.name for c in result.cases if c.status == "ungradable"}
     if expectation.ungradable is not None and ungradable != expectation.ungradable:

@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 import shutil
+import tempfile
 import threading
 import time
 import uuid
@@ -26,6 +27,7 @@ from harness.safe_text import visible
 from tests.conftest import ROOT
 
 ATTACKS = Path(__file__).parent / "adversarial"
+BUILDS = os.path.join(tempfile.gettempdir(), "harness-build-")  # where a build folder is made (builder.build)
 SANDBOX = pytest.mark.skipif(not sandbox.available(),
                              reason="bubblewrap is not installed or cannot make namespaces here: sandbox attacks not tried")
 GROUPS = pytest.mark.skipif(cgroups.mechanism() == "rlimits",
@@ -185,7 +187,7 @@ def test_writing_outside_its_run_changes_nothing(tmp_path, token, case_file):
         seen = output(case)
         wrote = [line.split(" ", 1)[1] for line in seen.splitlines() if line.startswith("WROTE ")]
         assert wrote == [str(host_tmp)]  # only into its own private /tmp
-        assert "refused /tmp/harness-build-" in seen  # its own build is read-only
+        assert f"refused {BUILDS}" in seen  # its own build is read-only
     after = {path: hashlib.sha256(Path(path).read_bytes()).hexdigest() for path in before}
     assert after == before
     assert not host_tmp.exists()
@@ -285,7 +287,7 @@ def _build_folders(pid: int) -> list[str]:
         words = Path(f"/proc/{pid}/cmdline").read_bytes().decode("utf-8", "replace").split("\0")
     except OSError:
         return []
-    return ["/".join(w.split("/")[:3]) for w in words if w.startswith("/tmp/harness-build-")]
+    return [BUILDS + w[len(BUILDS):].split("/")[0] for w in words if w.startswith(BUILDS)]
 
 
 # --- what the output limits and safe text stop -------------------------------------------------

@@ -18,8 +18,9 @@ def run_script(tmp_path, source, inputs=(), limits=LIMITS, env=None):
 
 
 def test_inputs_are_typed_only_when_the_program_reads(tmp_path):
-    # The program "thinks" between printing a prompt and reading: a line typed early would be
-    # echoed nowhere, but it would be read before the second prompt is complete.
+    # The program under test "thinks" between printing a prompt and reading (its own sleep; the
+    # test itself waits on nothing): a line typed early would be echoed nowhere, but it would be
+    # read before the second prompt is complete.
     result = run_script(tmp_path, """
         import time
         name = input("Name? ")

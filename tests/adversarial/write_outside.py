@@ -1,6 +1,7 @@
-# Writes wherever it can: the project, the host's /tmp, other submissions' builds.
-import glob, json
-targets = json.loads('@PATHS@') + glob.glob("/tmp/harness-build-*/*") + glob.glob("/tmp/harness-build-*/*/*")
+# Writes wherever it can: the project, the host's /tmp, its own build, other submissions' builds.
+import glob, json, os
+targets = (json.loads('@PATHS@') + [os.path.abspath(__file__)] + glob.glob("/tmp/harness-build-*/*")
+           + glob.glob("/tmp/harness-build-*/*/*"))
 for path in targets:
     try:
         with open(path, "a") as f:
