@@ -3,21 +3,26 @@ build output), a single source file or an archive, and list its files without tr
 
 Nothing here follows a link or reads a device: a symlink, FIFO, socket or device in a
 submission is reported and left out, archives are unpacked member by member with caps on
-size, count and depth, and a tree too deep or too big is that submission's reason, never a
+size (on what they decompress, the members left out included), count and depth, and a tree too deep or too big is that submission's reason, never a
 crash. Every adaptation is a note for the top of the report, never a deduction.
 """
+import bz2
+import gzip
+import io
+import lzma
 import os
 import shutil
 import stat
 import tarfile
 import tempfile
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 MAX_ENTRIES = 2000  # files and folders in a submission or members in an archive
 MAX_DEPTH = 40  # folder levels
-MAX_BYTES = 50 * 1024 * 1024  # everything an archive unpacks to
+MAX_BYTES = 50 * 1024 * 1024  # everything an archive unpacks to, members left out included
 MAX_SOURCE_BYTES = 1024 * 1024  # one source file
 # Tool and build-output folders: never the student's sources.
 IGNORED_DIRS = frozenset({"__MACOSX", ".git", ".svn", ".hg", ".idea", ".vscode", ".vs", ".settings",
@@ -188,14 +193,27 @@ def choose(files: list[str], wanted: str) -> Choice:
 
 def unpack(archive: Path, dest: Path) -> list[str]:
     """Unpack into `dest` member by member: regular files and folders only, inside `dest`,
-    within the caps. Returns intake notes; raises IntakeProblem over a cap or on a bad archive."""
+    within the caps. Returns intake notes; raises IntakeProblem over a cap or on a bad archive.
+
+    The caps bound what is decompressed, not only what is kept: every member's declared size
+    counts toward MAX_BYTES, the members skipped too (an absolute path, `..`, a link, a device,
+    a tool folder), and so do the bytes actually read past a declared size. A compressed tar is
+    read as one stream that ends at MAX_STREAM_BYTES: reaching the next header means reading
+    through a skipped member's data, so that data is counted too."""
     name = archive.name.lower()
     try:
         if name.endswith(".zip"):
             return _unpack_zip(archive, dest)
         return _unpack_tar(archive, dest)
-    except (zipfile.BadZipFile, tarfile.TarError, EOFError, OSError) as problem:
+    except (zipfile.BadZipFile, tarfile.TarError, EOFError, OSError, lzma.LZMAError, zlib.error) as problem:
         raise IntakeProblem(f"{archive.name} is not a readable archive: {problem}") from None
+
+
+# A tar stream is its members' data plus a header block or two for each member and the end
+# blocks; anything past this is data no member declared.
+MAX_STREAM_BYTES = MAX_BYTES + (MAX_ENTRIES + 2) * 2 * tarfile.BLOCKSIZE + tarfile.RECORDSIZE
+_TAR_MAGIC = ((b"\x1f\x8b", gzip.open), (b"BZh", bz2.open), (b"\xfd7zXZ\x00", lzma.open))
+_ZIP_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)  # decompressed a bounded chunk at a time
 
 
 class _Budget:
@@ -204,15 +222,39 @@ class _Budget:
     def __init__(self, archive: str):
         self.archive, self.members, self.bytes = archive, 0, 0
 
-    def member(self) -> None:
+    def member(self, declared: int) -> None:
+        """One more member, skipped or not, and the size its header declares."""
         self.members += 1
         if self.members > MAX_ENTRIES:
             raise IntakeProblem(f"the archive {self.archive} holds more than {MAX_ENTRIES} members")
+        self.take(max(declared, 0))
 
     def take(self, size: int) -> None:
         self.bytes += size
         if self.bytes > MAX_BYTES:
-            raise IntakeProblem(f"the archive {self.archive} unpacks to more than {MAX_BYTES // (1024 * 1024)} MB")
+            self.over()
+
+    def over(self) -> None:
+        raise IntakeProblem(f"the archive {self.archive} unpacks to more than {MAX_BYTES // (1024 * 1024)} MB")
+
+
+class _Bounded(io.RawIOBase):
+    """A decompressed stream that ends the intake once more than `limit` bytes came out of it:
+    whoever reads (tarfile looking for the next header, too) never gets past the cap."""
+
+    def __init__(self, stream, limit: int, budget: _Budget):
+        self.stream, self.left, self.budget = stream, limit, budget
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        data = self.stream.read(min(len(buffer), self.left + 1))
+        self.left -= len(data)
+        if self.left < 0:
+            self.budget.over()
+        buffer[:len(data)] = data
+        return len(data)
 
 
 def _safe_parts(raw: str) -> tuple[list[str] | None, str]:
@@ -228,8 +270,9 @@ def _safe_parts(raw: str) -> tuple[list[str] | None, str]:
     return parts, ""
 
 
-def _write(dest: Path, parts: list[str], open_stream, budget: _Budget) -> str:
-    """Write one member (a folder when `open_stream` is None); "" or why it was skipped."""
+def _write(dest: Path, parts: list[str], open_stream, declared: int, budget: _Budget) -> str:
+    """Write one member (a folder when `open_stream` is None); "" or why it was skipped. Its
+    declared size is already counted; every byte read past it is counted too."""
     target = dest.joinpath(*parts)
     try:
         if open_stream is None:
@@ -239,9 +282,11 @@ def _write(dest: Path, parts: list[str], open_stream, budget: _Budget) -> str:
         fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
     except OSError as problem:
         return f"cannot be unpacked ({problem.strerror}), skipped"
+    read = 0
     with os.fdopen(fd, "wb") as out, open_stream() as stream:
         while chunk := stream.read(1 << 16):
-            budget.take(len(chunk))
+            budget.take(max(0, read + len(chunk) - max(read, declared)))
+            read += len(chunk)
             out.write(chunk)
     return ""
 
@@ -250,7 +295,7 @@ def _unpack_zip(archive: Path, dest: Path) -> list[str]:
     notes, budget = [], _Budget(archive.name)
     with zipfile.ZipFile(archive) as zf:
         for info in zf.infolist():
-            budget.member()
+            budget.member(info.file_size)
             parts, why = _safe_parts(info.filename)
             kind = stat.S_IFMT(info.external_attr >> 16)
             if parts is None:
@@ -260,19 +305,31 @@ def _unpack_zip(archive: Path, dest: Path) -> list[str]:
             elif info.flag_bits & 0x1:
                 raise IntakeProblem(f"{archive.name} is encrypted; hand in an archive without a password")
             elif parts and not _junk(parts[0]):
-                if budget.bytes + info.file_size > MAX_BYTES:
-                    budget.take(info.file_size)
-                why = _write(dest, parts, None if info.is_dir() else (lambda i=info: zf.open(i)), budget)
+                if not info.is_dir() and info.compress_type not in _ZIP_METHODS:
+                    raise IntakeProblem(f"{archive.name} compresses {info.filename} with a method this grader "
+                                        "does not unpack; make the zip with the usual (Deflate) compression")
+                why = _write(dest, parts, None if info.is_dir() else (lambda i=info: zf.open(i)), info.file_size,
+                             budget)
                 if why:
                     notes.append(f"{info.filename}: {why}")
     return notes
 
 
+def _decompressed(archive: Path):
+    """The archive's tar stream: opened through gzip, bz2 or lzma by its first bytes, else as is."""
+    with open(archive, "rb") as probe:
+        head = probe.read(6)
+    opener = next((opener for magic, opener in _TAR_MAGIC if head.startswith(magic)), open)
+    return opener(archive, "rb")
+
+
 def _unpack_tar(archive: Path, dest: Path) -> list[str]:
     notes, budget = [], _Budget(archive.name)
-    with tarfile.open(archive, "r:*") as tar:
+    with _decompressed(archive) as raw, \
+            io.BufferedReader(_Bounded(raw, MAX_STREAM_BYTES, budget), tarfile.RECORDSIZE) as stream, \
+            tarfile.open(fileobj=stream, mode="r|") as tar:
         for member in tar:
-            budget.member()
+            budget.member(member.size)
             parts, why = _safe_parts(member.name)
             if parts is None:
                 notes.append(f"{member.name}: {why}, skipped")
@@ -281,14 +338,15 @@ def _unpack_tar(archive: Path, dest: Path) -> list[str]:
                 kind = "a link" if member.issym() or member.islnk() else "a device or FIFO"
                 notes.append(f"{member.name}: {kind}, skipped")
                 continue
+            if parts and _junk(parts[0]):
+                continue
             try:  # the standard library's own verdict on what is safe to unpack
                 tarfile.data_filter(member, str(dest))
             except tarfile.FilterError as problem:
                 notes.append(f"{member.name}: {problem}, skipped")
                 continue
-            if budget.bytes + member.size > MAX_BYTES:
-                budget.take(member.size)
-            why = _write(dest, parts, None if member.isdir() else (lambda m=member: tar.extractfile(m)), budget)
+            why = _write(dest, parts, None if member.isdir() else (lambda m=member: tar.extractfile(m)), member.size,
+                         budget)
             if why:
                 notes.append(f"{member.name}: {why}")
     return notes

@@ -1,11 +1,16 @@
 """Intake takes a submission as students hand it in and never trusts it: links are not
 followed, archives unpack only inside their folder and within the caps, a tree too deep or too
 big is a clear reason. Real folders and archives, made here."""
+import bz2
+import gzip
 import io
+import lzma
 import os
 import tarfile
 import zipfile
 from pathlib import Path
+
+import pytest
 
 from harness import intake
 
@@ -186,3 +191,130 @@ def test_members_adding_up_past_the_cap(tmp_path):
     sub = intake.open_submission(_zip(tmp_path / "parts.zip", members))
     intake.close(sub)
     assert sub.problem == "the archive parts.zip unpacks to more than 50 MB"
+
+
+# --- what archives decompress ---------------------------------------------------------------
+
+_COMPRESSORS = {"gz": gzip.compress, "bz2": bz2.compress, "xz": lzma.compress}
+
+
+def _tar_bomb(path: Path, compress, headers: list[tuple[tarfile.TarInfo, int]], tail: bytes = b"") -> Path:
+    """A compressed tar whose members hold zeros: one small compressed stream per header and per
+    MiB of zeros, concatenated (gzip, bzip2 and xz readers read on across streams), so a GiB of
+    zeros costs the test a few kilobytes and no compressing time."""
+    mib = compress(b"\0" * (1 << 20))
+    with path.open("wb") as out:
+        for info, zeros in headers:
+            out.write(compress(info.tobuf(format=tarfile.GNU_FORMAT)))
+            for _ in range(zeros >> 20):
+                out.write(mib)
+        out.write(compress(tail + b"\0" * (2 * tarfile.BLOCKSIZE)))
+    return path
+
+
+def _member(name: str, size: int, kind: bytes = tarfile.REGTYPE) -> tarfile.TarInfo:
+    info = tarfile.TarInfo(name)
+    info.size, info.type = size, kind
+    return info
+
+
+def _counting(monkeypatch) -> list[int]:
+    """Bytes that came out of the decompressor into tarfile, counted as intake reads them."""
+    seen = [0]
+
+    class Counting(intake._Bounded):
+        def readinto(self, buffer) -> int:
+            got = super().readinto(buffer)
+            seen[0] += got
+            return got
+
+    monkeypatch.setattr(intake, "_Bounded", Counting)
+    return seen
+
+
+@pytest.mark.parametrize("kind", sorted(_COMPRESSORS))
+def test_skipped_members_of_a_compressed_tar_count_and_decompression_stops(tmp_path, monkeypatch, kind):
+    """Members skipped for their absolute path, a GiB of zeros each: refused at the first one's
+    header, before its data is decompressed."""
+    seen = _counting(monkeypatch)
+    body = b"x = 1\n"
+    tail = _member("tally.py", len(body)).tobuf(format=tarfile.GNU_FORMAT) + body.ljust(tarfile.BLOCKSIZE, b"\0")
+    bomb = _tar_bomb(tmp_path / f"bomb.tar.{kind}", _COMPRESSORS[kind],
+                     [(_member(f"/abs/zeros{i}", 1 << 30), 1 << 30) for i in range(2)], tail)
+    assert bomb.stat().st_size < 4 << 20
+    sub = intake.open_submission(bomb)
+    intake.close(sub)
+    assert sub.problem == f"the archive bomb.tar.{kind} unpacks to more than 50 MB"
+    assert seen[0] <= tarfile.RECORDSIZE * 2
+
+
+def test_skipped_members_adding_up_past_the_cap(tmp_path, monkeypatch):
+    """Members of 13 MB each, every one skipped (an absolute path, a tool folder, `..`, a
+    compiled file): their sizes add up past the cap all the same, at the fourth."""
+    seen = _counting(monkeypatch)
+    size = 13 << 20
+    members = [_member("/abs.bin", size), _member("__MACOSX/junk.bin", size), _member("../up.bin", size),
+               _member("a.class", size)]
+    bomb = _tar_bomb(tmp_path / "skipped.tar.bz2", bz2.compress, [(m, size) for m in members])
+    sub = intake.open_submission(bomb)
+    intake.close(sub)
+    assert sub.problem == "the archive skipped.tar.bz2 unpacks to more than 50 MB"
+    assert seen[0] <= 3 * size + tarfile.RECORDSIZE * 2  # the fourth header tips it over
+
+
+def test_a_header_hiding_a_gib_ends_at_the_stream_cap(tmp_path, monkeypatch):
+    """A pax header is no member, so no declared member size counts it; reading its GiB of data
+    stops at the stream's cap all the same."""
+    seen = _counting(monkeypatch)
+    bomb = _tar_bomb(tmp_path / "pax.tar.xz", lzma.compress, [(_member("././@PaxHeader", 1 << 30, tarfile.XHDTYPE),
+                                                               1 << 30)])
+    sub = intake.open_submission(bomb)
+    intake.close(sub)
+    assert sub.problem == "the archive pax.tar.xz unpacks to more than 50 MB"
+    assert seen[0] <= intake.MAX_STREAM_BYTES + 1
+
+
+def _lie_about_sizes(archive: Path, size: int) -> None:
+    """Set every member's uncompressed size, in its local header and the central directory."""
+    data = bytearray(archive.read_bytes())
+    for signature, offset in ((b"PK\x03\x04", 22), (b"PK\x01\x02", 24)):
+        at = data.find(signature)
+        while at >= 0:
+            data[at + offset:at + offset + 4] = size.to_bytes(4, "little")
+            at = data.find(signature, at + 4)
+    archive.write_bytes(bytes(data))
+
+
+def test_a_zip_whose_declared_sizes_lie(tmp_path):
+    """Declared small, each member inflates to 30 MB: never more than declared is read (the
+    check of the data then fails), so nothing near the 90 MB is written. Declared huge: the
+    declared sizes alone are over the cap."""
+    small = tmp_path / "small.zip"
+    with zipfile.ZipFile(small, "w", zipfile.ZIP_DEFLATED) as zf:
+        for i in range(3):
+            zf.writestr(f"zeros{i}.bin", b"\0" * (30 << 20))
+    _lie_about_sizes(small, 100)
+    sub = intake.open_submission(small)
+    try:
+        assert sub.problem.startswith("small.zip is not a readable archive"), sub.problem
+        assert sum(p.stat().st_size for p in Path(sub.temp).rglob("*") if p.is_file()) <= 100
+    finally:
+        intake.close(sub)
+    huge = _zip(tmp_path / "huge.zip", [("Reversi.java", b"class Reversi {}", 0o100644),
+                                        ("__MACOSX/._Reversi.java", b"x", 0o100644)])
+    _lie_about_sizes(huge, 40 << 20)
+    sub = intake.open_submission(huge)
+    intake.close(sub)
+    assert sub.problem == "the archive huge.zip unpacks to more than 50 MB"
+
+
+def test_a_zip_member_compressed_with_bzip2_is_a_reason(tmp_path):
+    """zipfile inflates a bzip2 or LZMA member without a bound on one read: such a member is
+    refused with a reason, never unpacked."""
+    archive = tmp_path / "bz.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_BZIP2) as zf:
+        zf.writestr("Reversi.java", "class Reversi {}")
+    sub = intake.open_submission(archive)
+    intake.close(sub)
+    assert sub.problem == ("bz.zip compresses Reversi.java with a method this grader does not unpack; "
+                           "make the zip with the usual (Deflate) compression")
