@@ -14,13 +14,15 @@ import difflib
 import re
 from dataclasses import dataclass, field
 
+from harness import facts
 from harness.outcome import End
 from harness.results import Turn
 
 FLAGS = ("crlf", "trailing_space", "trailing_blank_lines", "ignore_blank_lines", "ignore_case",
          "collapse_whitespace", "ignore_extra_lines", "ignore_exit")
 # Keys that say *what* a case looks at, not how strictly: a later preset keeps them.
-VIEW_KEYS = {"turns": "all", "from": None, "messages": False, "keep_lines": None, "drop_lines": None, "rewrite": True}
+VIEW_KEYS = {"turns": "all", "from": None, "messages": False, "keep_lines": None, "drop_lines": None, "rewrite": True,
+             "facts": "off"}
 TURNS = ("all", "first", "last")
 _DEFAULT = {"crlf": True, "trailing_space": True, "trailing_blank_lines": True}
 PRESETS = {
@@ -76,6 +78,8 @@ def describe_policy(flags: dict) -> str:
     on = {k for k in FLAGS if flags.get(k)}
     name = max((n for n, preset in PRESETS.items() if set(preset) <= on), key=lambda n: len(PRESETS[n]))
     parts = [name] + [FLAG_WORDS[k] for k in FLAGS if k in on - set(PRESETS[name])]
+    if flags.get("facts", "off") != "off":
+        parts.append(facts.describe(flags["facts"]))
     if flags.get("messages"):
         parts.append("example wording accepted")
     if not flags.get("rewrite", True):
@@ -106,9 +110,14 @@ class View:
     """What a case looks at: the policy plus the spec's message classes."""
     flags: dict
     messages: tuple[MessageClass, ...] = ()
+    reader: facts.StateReader | None = None  # the spec's state reader, for `facts:`
 
     def looser(self, change: dict) -> "View":
-        return View(self.flags | change, self.messages)
+        return View(self.flags | change, self.messages, self.reader)
+
+    @property
+    def reads_facts(self) -> bool:
+        return self.reader is not None and self.flags.get("facts", "off") != "off"
 
 
 def _canonical_messages(text: str, classes) -> str:
@@ -139,7 +148,7 @@ def normalise(text: str, view: View, last: bool) -> str:
     flags = view.flags
     if flags.get("crlf"):
         text = text.replace("\r\n", "\n")
-    if flags.get("messages") and view.messages:
+    if flags.get("messages") and view.messages and not view.reads_facts:
         text = _canonical_messages(text, view.messages)
     if flags.get("keep_lines") or flags.get("drop_lines"):
         text = _filter_lines(text, flags)
@@ -228,6 +237,10 @@ def compare(expected_events, expected_end: End, actual_events, actual_end: End, 
     flags = view.flags
     exp_turns, exp_inputs = split_turns(expected_events)
     act_turns, act_inputs = split_turns(actual_events)
+    printed = (exp_turns, act_turns)
+    if view.reads_facts:  # compare what a person reads in each turn, not its text
+        exp_turns = facts.fact_turns(exp_turns, view.reader, flags["facts"])
+        act_turns = facts.fact_turns(act_turns, view.reader, flags["facts"])
     shown = _compare_turns(exp_turns, exp_inputs, act_turns, act_inputs, view)
     judged = _judged(shown, exp_turns, act_turns, view)
     scored_indexes = {j.index for j in judged}
@@ -249,9 +262,19 @@ def compare(expected_events, expected_end: End, actual_events, actual_end: End, 
             earlier = next(t for t in _compare_turns(exp_turns, exp_inputs, act_turns, act_inputs, view)
                            if t.index == first_anywhere)
             result.difference += f"; the transcripts first differ at {describe_difference(earlier, view)}"
-        if end_ok:
+        if end_ok and not view.reads_facts:
             result.hint = _hint(exp_turns, exp_inputs, act_turns, act_inputs, view)
+    if view.reads_facts:
+        _show_printed(shown, *printed)
     return result
+
+
+def _show_printed(turns: list[Turn], exp_turns: list[str], act_turns: list[str]) -> None:
+    """Turns compared on their facts show the text as printed, with the facts read beside it."""
+    for turn in turns:
+        turn.expected_read, turn.read = turn.expected, turn.actual
+        turn.expected = exp_turns[turn.index] if turn.index < len(exp_turns) else None
+        turn.actual = act_turns[turn.index] if turn.index < len(act_turns) else None
 
 
 def _hint(exp_turns, exp_inputs, act_turns, act_inputs, view: View) -> str | None:

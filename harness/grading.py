@@ -19,7 +19,7 @@ from functools import cache
 from pathlib import Path
 
 from harness import build as builder
-from harness import compare, config, distribution, runner, sandbox, scoring
+from harness import compare, config, distribution, facts, runner, sandbox, scoring
 from harness.javac_server import WarmJavac
 from harness.cases import Case
 from harness.environment import Workdir, child_env, fork_server, reference_env
@@ -27,7 +27,8 @@ from harness.outcome import End
 from harness.safe_text import cap
 from harness.results import FAILED, HARNESS_ERROR, PASSED, UNGRADABLE, BuildSummary, CaseResult, SubmissionResult
 from harness.spec import Spec
-from harness.starts import MISSING, RULES, UNPLAYABLE, Rerun, StartProblem, StrategyInputs, expected_from_start, find_start
+from harness.starts import (MISSING, RULES, UNPLAYABLE, UNUSABLE, Rerun, StartProblem, StrategyInputs,
+                            expected_from_start, find_start, too_long)
 
 # Draws a case of a random game may take to get a start it can be graded on. A program whose
 # starts are usable at least half the time gets one within 20 draws but for a chance below one
@@ -74,12 +75,25 @@ def rewriter(name: str | None):
     return getattr(importlib.import_module(module), function)
 
 
+def state_reader(spec: Spec) -> facts.StateReader | None:
+    """The spec's state reader (`state: {read: module:function, carry: [...]}`): a turn's
+    output -> the (kind, value) facts a person reads in it; None when the spec has none."""
+    if not spec.state:
+        return None
+    return facts.StateReader(rewriter(spec.state["read"]), tuple(spec.state.get("carry", ())))
+
+
+def _read_facts(spec: Spec):
+    reader = state_reader(spec)
+    return reader.read if reader else None
+
+
 def make_inputs(spec: Spec, case: Case, home: str):
     if case.strategy is None:
         return runner.FixedInputs(case.prefix)
     reference = spec.reference_command(case.milestone, case.target, case.args)
     return StrategyInputs(case.prefix, case.strategy, reference, spec.random_start_for(case.target), home,
-                          rewriter(spec.rewrite))
+                          rewriter(spec.rewrite), _read_facts(spec))
 
 
 def _seeded(spec: Spec, case: Case) -> bool:
@@ -120,7 +134,8 @@ def _expected(spec: Spec, case: Case, run: runner.RunResult, events: list[dict],
     def rerun(extra, lines):
         return run_reference(spec, case, extra, runner.FixedInputs(lines), home)
 
-    outcome = expected_from_start(settings, case.expected_events, case.expected_end, output, inputs, rerun)
+    outcome = expected_from_start(settings, case.expected_events, case.expected_end, output, inputs, rerun,
+                                  _read_facts(spec))
     if outcome is None or isinstance(outcome, StartProblem):
         return outcome or own
     assert isinstance(outcome, Rerun)
@@ -137,6 +152,7 @@ def _judge(view: compare.View, result: CaseResult, run: runner.RunResult, events
     comparison = compare.compare(expected.events, expected.end, events, run.end, view)
     result.policy = compare.describe_policy(view.flags)
     result.turns, result.first_divergence = comparison.turns, comparison.first_divergence
+    _show_as_printed(result.turns, run.events)
     result.hint = comparison.hint
     result.status = PASSED if comparison.passed else FAILED
     if not comparison.passed:
@@ -144,6 +160,16 @@ def _judge(view: compare.View, result: CaseResult, run: runner.RunResult, events
         if run.detail and run.end != expected.end and (run.end.stopped or run.end.kind == "waiting"):
             result.reason = f"{run.detail}; {result.reason}"
     return result
+
+
+def _show_as_printed(turns, printed_events: list[dict]) -> None:
+    """A turn the harness read otherwise than printed (a drawing of the board the spec's
+    rewrite reads as the reference's) shows the program's own lines, with the reading beside."""
+    printed, _ = compare.split_turns(printed_events)
+    for turn in turns:
+        if turn.index < len(printed) and turn.actual is not None and turn.actual != printed[turn.index]:
+            turn.read = turn.read or turn.actual
+            turn.actual = printed[turn.index]
 
 
 def _attempt(spec: Spec, case: Case, build: builder.Build) -> tuple[CaseResult, StartProblem | None]:
@@ -154,7 +180,7 @@ def _attempt(spec: Spec, case: Case, build: builder.Build) -> tuple[CaseResult, 
         result.command, run = _run_program(spec, case, build, home, inputs)
         result.actual, result.actual_end, result.detail = run.events, run.end, run.detail
         result.notes, result.seconds = list(run.notes), run.seconds
-        view = compare.View(spec.policy(case.rubric, case.compare), spec.messages)
+        view = compare.View(spec.policy(case.rubric, case.compare), spec.messages, state_reader(spec))
         events, changed = _rewritten(spec, run.events)
         if changed and view.flags.get("rewrite", True):
             result.notes.append("the program's output was read with the handout's alternative forms "
@@ -179,8 +205,8 @@ def _drawn(spec: Spec, case: Case, events: list[dict], expected) -> list[str]:
     settings = spec.random_start_for(case.target)
     if not settings or _seeded(spec, case) or isinstance(expected, StartProblem) and expected.kind != RULES:
         return []
-    start = find_start(settings["capture"], "".join(e.get("out", "") for e in events))
-    return [start] if start is not None else []
+    start = find_start(settings, "".join(e.get("out", "") for e in events), _read_facts(spec))
+    return [start] if start is not None and too_long(settings, start) is None else []
 
 
 def _run_drawn(spec: Spec, case: Case, build: builder.Build) -> CaseResult:
@@ -207,6 +233,9 @@ def _draw(spec: Spec, case: Case, build: builder.Build, drawn: list[str], broken
         result, problem = _attempt(spec, case, build)
         drawn += result.starts
         if problem is None:
+            return result
+        if problem.kind == UNUSABLE:  # the program's output, not a harness fault: charged to its case
+            result.status = FAILED
             return result
         if problem.kind == RULES:
             broken += result.starts
@@ -260,6 +289,7 @@ def _bounded(result: CaseResult) -> CaseResult:
     result.actual = [{"out": cap(e["out"], STORED_CHARS)} if "out" in e else e for e in result.actual]
     for turn in result.turns:
         turn.actual = cap(turn.actual, STORED_CHARS) if turn.actual is not None else None
+        turn.read = cap(turn.read, STORED_CHARS) if turn.read is not None else None
     result.reason = cap(result.reason, REASON_CHARS)
     result.detail = cap(result.detail, REASON_CHARS)
     return result

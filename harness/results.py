@@ -24,6 +24,8 @@ class Turn:
     expected: str | None  # None: the expected run has no such turn
     actual: str | None
     equal: bool
+    read: str | None = None  # how the program's turn was read (its board as the reference draws it, or its facts)
+    expected_read: str | None = None  # the same for the expected turn, when the facts were compared
 
 
 @dataclass

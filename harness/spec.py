@@ -61,6 +61,7 @@ class Spec:
     seed_option: str | None = None
     rewrite: str | None = None  # "module:function" reading the handout's alternative renderings as the reference's
     messages: tuple = ()  # compare.MessageClass, in the spec's order
+    state: dict | None = None  # {read: "module:function", carry: [kinds]}: the state a person reads from output
 
     def __getstate__(self):
         """Workers get the spec without its YAML node tree (line numbers matter only at load)."""
@@ -138,7 +139,7 @@ def load(game: str, root: Path | None = None) -> Spec:
     spec = Spec(game, path.parent, data["title"], data.get("handout"), data["reference"], milestones, targets,
                 rubric, compare.policy("default", data.get("defaults", {}).get("compare")),
                 data.get("defaults", {}).get("limits", {}), data.get("random_start"), doc,
-                data.get("seed_option"), data.get("rewrite"), messages)
+                data.get("seed_option"), data.get("rewrite"), messages, data.get("state"))
     _check_references(spec)
     return spec
 
@@ -265,6 +266,8 @@ def _check_references(spec: Spec) -> None:
     check_policy(doc, ["defaults", "compare"], doc.data.get("defaults", {}).get("compare"))
     if spec.rewrite:
         _check_function(doc, ["rewrite"], spec.rewrite)
+    if spec.state:
+        _check_function(doc, ["state", "read"], spec.state["read"])
     for index, item in enumerate(spec.rubric):
         check_policy(doc, ["rubric", index, "compare"], item.compare)
         if ids.count(item.id) > 1:
@@ -274,7 +277,12 @@ def _check_references(spec: Spec) -> None:
                              doc.path, doc.line_of(["rubric", index, "milestone"]))
     _check_template(doc, ["reference"], spec.reference, {"python", "spec"})
     if spec.random_start:
-        _check_regex(doc, ["random_start", "capture"], spec.random_start["capture"])
+        if "capture" in spec.random_start:
+            _check_regex(doc, ["random_start", "capture"], spec.random_start["capture"])
+        if spec.random_start.get("fact") and not spec.state:
+            raise InputError("random_start.fact reads the start through the spec's state reader; add "
+                             "`state: {read: module:function}` or give random_start.capture instead",
+                             doc.path, doc.line_of(["random_start", "fact"]))
         for index, target in enumerate(spec.random_start.get("targets", [])):
             if target not in spec.targets:
                 raise InputError(f"random_start.targets names {target!r}, which is not a target",

@@ -576,10 +576,11 @@ def main(argv=None) -> int:
                                      epilog="--driver protocol:\n" + DRIVER_HELP,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seed", type=int, help="draw the start with java.util.Random(SEED)")
-    parser.add_argument("--start", metavar="STATE", help="begin from a state string, e.g. 244+|+|124+")
+    options.add_start(parser, "244+|+|124+")
     parser.add_argument("--plan", metavar="JSON", help="with --start or --seed: print a strategy's moves")
     parser.add_argument("--driver", action="store_true", help="answer the GameStateDriver protocol")
     args = parser.parse_args(argv)
+    args.start = options.start_text(args)
 
     try:
         if args.driver:

@@ -25,6 +25,7 @@ Reference-only flags:
                 handout's rules but shows no game: `Unplayable start: <reason>`, exit 4
                 (the reference's own re-roll is a Decision, not the handout's rule). With
                 --start, --seed is ignored.
+--start-file PATH  the same, STATE read from the file PATH (how the grader passes it).
 --plan JSON     with --start: print the input lines a strategy types for the moves of a
                 whole game from STATE (one move `c d` per line, nothing else; the coin
                 count is not part of the plan) and exit 0. Bad JSON or an unknown
@@ -59,7 +60,6 @@ exits 1 with nothing more printed.
 """
 import argparse
 import random
-import re
 import sys
 
 from reference import console, options
@@ -159,10 +159,6 @@ def render(positions, length):
     return " ".join(squares)
 
 
-_BORDER = re.compile(r"^[ \t]*\+(?:-+\+)+[ \t]*$")
-_CELLS = re.compile(r"^[ \t]*\|((?:[^|\n]*\|)+)[ \t]*$")
-
-
 # Strips of fewer coins say nothing of the law of the gaps: a program that re-rolls a final
 # strip (all gaps 1) changes the law of its gaps by 6**-coins, visible only on short strips.
 LAW_COINS = 5
@@ -178,25 +174,231 @@ def start_gaps(text):
     return [right - left for left, right in zip([-1] + squares, squares)]
 
 
-def plain_board(text):
-    """The handout's optional boxed board (`+---+` borders around `| 0 |   |` cells) read as
-    the plain board line (`0 _`); any other text is left as it is. The grader applies this to
-    a program's output before comparing, so both forms the handout offers are correct."""
-    if "|" not in text or "+-" not in text:
-        return text
-    lines = text.split("\n")
-    out = []
-    for index, line in enumerate(lines):
-        cells = _CELLS.match(line)
-        near_border = any(0 <= j < len(lines) and _BORDER.match(lines[j]) for j in (index - 1, index + 1))
-        if cells and near_border:
-            tokens = [cell.strip() or "_" for cell in cells.group(1).split("|")[:-1]]
-            out.append(" ".join(tokens))
-        elif _BORDER.match(line) and any(0 <= j < len(lines) and _CELLS.match(lines[j]) for j in (index - 1, index + 1)):
+# ---------------------------------------------------------------- reading a program's board
+
+# The handout invites "a nicer representation" than `_ 0 _ 1`, so a person reads the strip from
+# any drawing of its cells: one line of tokens, `[ ][0]` cells, `| |0|` cells (boxes of any
+# width, bordered above and below, a blank line between border and cells, padding rows inside a
+# box), any glyph for an empty square. These readers turn every such drawing into the plain
+# line, which is what the grader compares (the spec's `rewrite`) and what it reads the program's
+# start and state from (the spec's `state`). Every step is plain string code, linear in the
+# output: no regular expression runs over what a program printed.
+
+EMPTY_GLYPHS = frozenset("_.-*#~o·□◻⬜")
+LONGEST_BOARD = 4000  # characters; a strip of 100 coins is under 2,000, and longer lines are never read
+_BORDER_CHARS = frozenset("+-=|*#─━│┃┼┬┴├┤┌┐└┘╋═║╬ ")
+_OPENERS = {"[": "]", "(": ")", "{": "}"}
+
+
+def _square(token):
+    """'_' for an empty square, the coin number for a coin, None for anything else."""
+    token = token.strip()
+    if not token or len(set(token)) == 1 and token[0] in EMPTY_GLYPHS:
+        return "_"
+    if token.isascii() and token.isdigit() and len(token) <= 4:
+        return str(int(token))
+    return None
+
+
+def _tokens(text):
+    squares = [_square(token) for token in text.split()]
+    return squares if len(squares) >= 2 and None not in squares else None
+
+
+def _piped(text):
+    """`| |0| |1|` or `_ | 0 | _`: cells between bars."""
+    if "|" not in text:
+        return None
+    stripped = text.strip()
+    if stripped.startswith("|") and stripped.endswith("|") and len(stripped) > 1:
+        stripped = stripped[1:-1]
+    cells = stripped.split("|")
+    squares = [_square(cell) for cell in cells]
+    return squares if len(squares) >= 2 and None not in squares else None
+
+
+def _bracketed(text):
+    """`[ ][ ][0][ ][1]` (or `( )` / `{ }` cells), spaces between cells allowed."""
+    stripped = text.strip()
+    if not stripped or stripped[0] not in _OPENERS:
+        return None
+    opener, closer = stripped[0], _OPENERS[stripped[0]]
+    parts = stripped.split(closer)
+    if parts[-1].strip():
+        return None
+    squares = []
+    for part in parts[:-1]:
+        part = part.lstrip()
+        if not part.startswith(opener) or opener in part[1:]:
+            return None
+        squares.append(_square(part[1:]))
+    return squares if len(squares) >= 2 and None not in squares else None
+
+
+def _compact(text):
+    """`__0_1___2` (no separators): coins read in their order, so `10` after coin 9 is coin 10."""
+    stripped = text.strip()
+    if len(stripped) < 2 or not all(ch.isdigit() or ch in EMPTY_GLYPHS for ch in stripped):
+        return None
+    squares, coin, index = [], 0, 0
+    while index < len(stripped):
+        if stripped[index] in EMPTY_GLYPHS:
+            squares.append("_")
+            index += 1
             continue
-        else:
-            out.append(line)
+        number = str(coin)
+        if not stripped.startswith(number, index):
+            return None
+        squares.append(number)
+        coin += 1
+        index += len(number)
+    return squares
+
+
+def _cells(line):
+    """The squares a line draws, or None when it draws none."""
+    if len(line) > LONGEST_BOARD or not line.strip():
+        return None
+    return _piped(line) or _bracketed(line) or _tokens(line) or _compact(line)
+
+
+def _is_border(line):
+    stripped = line.strip()
+    return len(stripped) >= 2 and any(ch in "-=─━═" for ch in stripped) and all(ch in _BORDER_CHARS for ch in stripped)
+
+
+def _is_strip(squares):
+    """A strip a person reads as the game's: at least one coin and one empty square (a row of
+    numbers only is a row of square labels), coins numbered 0, 1, 2, ... from the left."""
+    coins = [square for square in squares if square != "_"]
+    return bool(coins) and len(coins) < len(squares) and coins == [str(i) for i in range(len(coins))]
+
+
+def _merged(rows):
+    """The rows of one box (padding rows, a row of labels) read as one strip, or None."""
+    rows = [row for row in rows if not (all(square != "_" for square in row) and len(set(row)) == len(row))]
+    if not rows:
+        return None
+    merged = []
+    for column in zip(*rows):
+        filled = [square for square in column if square != "_"]
+        if len(filled) > 1:
+            return None
+        merged.append(filled[0] if filled else "_")
+    return merged if _is_strip(merged) else None
+
+
+def read_boards(text):
+    """`text` with every drawing of the strip read as the plain board line (`_ 0 _ 1`); all
+    other lines as they are. A line that ends in a board after a colon (`Board: _ 0 _ 1`) keeps
+    its words on a line of their own."""
+    if len(text) > 4 * 1024 * 1024:
+        return text  # no board drawing is that long; the output limit has ended the run anyway
+    lines = text.split("\n")
+    cells = [_cells(line) for line in lines]
+    out, index = [], 0
+    while index < len(lines):
+        row = cells[index]
+        if row is None:
+            before, _, after = lines[index].rpartition(":")
+            tail = _cells(after) if before and len(lines[index]) <= LONGEST_BOARD else None
+            if tail is not None and _is_strip(tail):
+                out += [before + ":", " ".join(tail)]
+            else:
+                out.append(lines[index])
+            index += 1
+            continue
+        end = index + 1
+        while end < len(lines) and cells[end] is not None and len(cells[end]) == len(row):
+            end += 1
+        merged = _merged(cells[index:end]) if end - index > 1 else (row if _is_strip(row) else None)
+        if merged is None:
+            out += lines[index:end]
+            index = end
+            continue
+        _drop_border(out, before=True)
+        out.append(" ".join(merged))
+        index = _skip_border(lines, end)
     return "\n".join(out)
+
+
+def _drop_border(out, before):
+    """A border above a board (and the blank lines between them) is part of its drawing."""
+    at = len(out)
+    while at > 0 and not out[at - 1].strip():
+        at -= 1
+    if at > 0 and _is_border(out[at - 1]):
+        del out[at - 1:]
+
+
+def _skip_border(lines, at):
+    """Past a border below a board and the blank lines between them."""
+    probe = at
+    while probe < len(lines) and not lines[probe].strip():
+        probe += 1
+    return probe + 1 if probe < len(lines) and _is_border(lines[probe]) else at
+
+
+plain_board = read_boards  # the name earlier specs used
+
+
+_PLAYER_WORDS = (("1", "1"), ("2", "2"), ("one", "1"), ("two", "2"))
+
+
+def _player_mentions(line):
+    """The players a line names (`Player 2`, `player #1`, `Player one`, `P1`), each with where
+    its mention ends, in order."""
+    lowered = line.lower()
+    found, at = [], lowered.find("p")
+    while at >= 0:
+        if at == 0 or not lowered[at - 1].isalnum():
+            word_end = at + 6 if lowered.startswith("player", at) else at + 1
+            probe = word_end
+            if word_end - at == 6:
+                while probe < len(lowered) and lowered[probe] in " #:_.-":
+                    probe += 1
+            for word, player in _PLAYER_WORDS:
+                after = probe + len(word)
+                if lowered.startswith(word, probe) and (after == len(lowered) or not lowered[after].isalnum()) \
+                        and (word_end - at == 6 or word.isdigit()):
+                    found.append((player, after))
+                    break
+        at = lowered.find("p", at + 1)
+    return found
+
+
+_WINNING = ("win", "won", "victor", "congrat", "champion")
+
+
+def _named_player(line):
+    """The one player a line is about; with both named, the one a word of winning follows."""
+    named = _player_mentions(line)
+    players = {player for player, _ in named}
+    if len(players) == 1:
+        return named[0][0]
+    lowered = line.lower()
+    for player, end in named:
+        if any(word in lowered[end:end + 20] for word in _WINNING):
+            return player
+    return None
+
+
+def facts(text):
+    """What a person reads in a turn's output: every board drawn (`board`, the plain line) and
+    every player a line is about (`player`: the one asked to move, or the winner), in order,
+    whatever the drawing and the wording; linear in the text."""
+    found = []
+    for line in read_boards(text).split("\n"):
+        if len(line) > LONGEST_BOARD:
+            continue
+        squares = _tokens(line)
+        if squares is not None and _is_strip(squares):
+            found.append(("board", " ".join(squares)))
+            continue
+        player = _named_player(line)
+        if player is not None:
+            found.append(("player", player))
+    return found
 
 
 def legal(positions, coin, dist):
@@ -332,9 +534,10 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m reference.silver_dollar",
                                      description="The Silver Dollar game.")
     parser.add_argument("--seed", type=int, help="draw the board with java.util.Random(SEED)")
-    parser.add_argument("--start", metavar="STATE", help='begin from a board, e.g. "_ 0 _ 1 _ _ 2"')
+    options.add_start(parser, '"_ 0 _ 1 _ _ 2"')
     parser.add_argument("--plan", metavar="JSON", help="with --start: print a strategy's inputs")
     args = parser.parse_args(argv)
+    args.start = options.start_text(args)
 
     start = None
     if args.plan is not None:

@@ -181,7 +181,7 @@ def test_a_case_the_reference_cannot_plan_is_a_harness_error_and_the_rest_are_gr
 
 CRASHING_REFERENCE = '''
 import runpy, sys
-if "--start" in sys.argv and "--plan" not in sys.argv:
+if "--start-file" in sys.argv and "--plan" not in sys.argv:
     raise RuntimeError("the reference itself is broken")
 sys.argv[0] = {real!r}
 runpy.run_path({real!r}, run_name="__main__")
@@ -199,7 +199,9 @@ ALWAYS_FOUR = textwrap.dedent('''
 ''')
 
 
-def test_a_reference_that_crashes_on_a_start_is_a_harness_error(tally, grader, tmp_path):
+def test_a_reference_that_crashes_on_a_programs_start_fails_the_case_for_the_program(tally, grader, tmp_path):
+    """What the harness cannot judge never helps the program: no expected transcript can be made
+    from this start, so the case fails with that reason (a harness error would count nowhere)."""
     _, cases = tally
     project = tmp_path / "project"
     shutil.copytree(FIXTURE / "specs", project / "specs")
@@ -212,7 +214,9 @@ def test_a_reference_that_crashes_on_a_start_is_a_harness_error(tally, grader, t
     program.mkdir()
     (program / "tally.py").write_text(ALWAYS_FOUR)
     result = grader.grade(spec, None, _only(cases, "add-two"), program)
-    assert [c.status for c in result.cases] == [HARNESS_ERROR], result.cases[0].reason
+    assert [c.status for c in result.cases] == [FAILED], result.cases[0].reason
+    assert "the reference" in result.cases[0].reason and "cannot be graded and fails" in result.cases[0].reason
+    assert result.status == "graded" and result.percent < 100.0
 
 
 def test_a_long_tmpdir_still_starts_the_workers(harness_cli, tmp_path):
