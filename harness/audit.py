@@ -359,7 +359,8 @@ def audit(spec: Spec, milestones: list[str | None], cases: list[Case], options: 
     reference = resolve(spec)
     skip = set(mutants.SKIP)
     law = (spec.random_start or {}).get("distribution") or {}
-    for called in (spec.rewrite, law.get("values")):  # the harness calls these in-process, never through the program
+    # the harness calls these in-process, never through the program
+    for called in (spec.rewrite, law.get("values"), (spec.state or {}).get("read")):
         if called and called.partition(":")[0] == reference.module:
             skip.add(called.partition(":")[2])
     made = mutants.generate(reference.path.read_text(encoding="utf-8"), reference.name, skip)

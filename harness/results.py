@@ -107,6 +107,12 @@ class SubmissionResult:
     version: int = FORMAT_VERSION
 
     @property
+    def published(self) -> bool:
+        """False when the harness itself failed on a case: the total would leave that case out,
+        so none is given (gradebook, Gradescope, reports) until the submission is regraded."""
+        return self.status != "harness-error"
+
+    @property
     def percent(self) -> float:
         return round(100.0 * self.earned / self.possible, 2) if self.possible else 0.0
 

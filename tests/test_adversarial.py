@@ -314,3 +314,66 @@ def test_control_characters_are_kept_but_shown_harmlessly(tmp_path, token):
         assert "\u241b[2J" in shown and "\u27e8U+202E\u27e9" in shown
         assert case.status in ("passed", "failed")
     assert left_behind(token) == []
+
+
+# --- what the harness cannot judge never helps the program ----------------------------------
+
+def _inflated_pair(tmp_path: Path, token: str):
+    plain = python_attack(tmp_path / "plain", "inflate.py", token, INFLATE="False")
+    inflated = python_attack(tmp_path / "inflated", "inflate.py", token, INFLATE="True")
+    return plain, inflated
+
+
+def test_a_start_too_long_for_the_reference_never_raises_the_grade(tmp_path, token, grader):
+    """A program that prints a 140 KB line of zeros before its board on big games, so that no
+    expected transcript could be made from that "start" (before: those cases were harness
+    errors counting nowhere, and 82 % became 100 %), scores at most what its bugs score
+    without it; a correct program graded beside it keeps 100 %."""
+    spec, milestone = specs.parse_game("silver-dollar")
+    found = caseload.load_all(spec, milestone)
+    plain, inflated = _inflated_pair(tmp_path, token)
+    scores = {}
+    for submission in (plain, inflated, ROOT / "examples" / "silver-dollar" / "correct-python"):
+        scores[submission.name] = grader.grade(spec, milestone, found, submission)
+    assert scores["plain"].percent < 100.0
+    assert scores["inflated"].percent <= scores["plain"].percent
+    assert scores["inflated"].status == "graded"
+    assert not [c.name for c in scores["inflated"].cases if c.status == "harness-error"]
+    assert scores["correct-python"].percent == 100.0
+    assert left_behind(token) == []
+
+
+FIXTURE_ROOT = ROOT / "tests" / "fixture"
+TALLY_INFLATED = '''
+import random, sys
+LINE = {line!r}
+print(LINE if random.random() < 2 else "")
+start = random.randint(1, 5)
+print("Start:", start)
+total, turns = start, 0
+while total < 10:
+    k = int(input("Add? "))
+    total += 1
+    turns += 1
+    print("Now", total)
+print("Done in", turns, "turns")
+'''
+
+
+@pytest.mark.parametrize("line", ["Start: " + "9" * 140_000, "Start: --help", "Start: -x"])
+def test_a_start_that_is_huge_or_option_like_never_raises_the_grade(tmp_path, line):
+    """The fixture game reads its start with a pattern: a 140 KB start is refused at its length,
+    an option-like one reaches the reference in a file, never on its command line; either way
+    the case is the program's to lose, never a harness error that counts nowhere."""
+    spec, milestone = specs.parse_game("tally", FIXTURE_ROOT)
+    found = caseload.load_all(spec, milestone)
+    folder = tmp_path / "inflated"
+    folder.mkdir()
+    (folder / "tally.py").write_text(TALLY_INFLATED.format(line=line))
+    plain = FIXTURE_ROOT / "examples" / "tally" / "bug-add"
+    with grading.Grader() as grader:
+        inflated_result = grader.grade(spec, milestone, found, folder)
+        plain_result = grader.grade(spec, milestone, found, plain)
+    assert not [c.name for c in inflated_result.cases if c.status == "harness-error"]
+    assert inflated_result.status == "graded"
+    assert inflated_result.percent <= plain_result.percent < 100.0
