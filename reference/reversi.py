@@ -202,6 +202,45 @@ def _board_at(lines, rows, index):
 canonical_board = read_boards  # the name earlier specs used
 
 
+_COLOURS = (("black", BLACK), ("white", WHITE))
+_WINNING = ("win", "won", "victor")
+_TIED = ("tie", "draw")
+
+
+def _words(line: str) -> list[str]:
+    return "".join(ch if ch.isalpha() else " " for ch in line.lower()).split()
+
+
+def facts(text: str) -> list[tuple[str, str]]:
+    """What a person reads in a turn's output, in order, whatever the drawing and the wording:
+    every board drawn (`board`, its rows joined by `/`), whose turn a line announces (`turn`:
+    the one colour it names) and the outcome a line announces (`result`: the winning colour,
+    or `tie`). Lines naming both colours (the counts) are left to the items about text."""
+    found = []
+    lines = read_boards(text).split("\n")
+    index = 0
+    while index < len(lines):
+        if lines[index] == "  " + COLUMNS and index + SIZE < len(lines):
+            rows = lines[index + 1:index + 1 + SIZE]
+            if all(row[:2] == f"{n} " for n, row in enumerate(rows, 1)):
+                found.append(("board", "/".join(row[2:] for row in rows)))
+                index += 1 + SIZE
+                continue
+        line = lines[index]
+        index += 1
+        if len(line) > _LONGEST_ROW * 4:
+            continue
+        words = _words(line)
+        named = [name for name, _ in _COLOURS if name in words]
+        if any(word.startswith(_TIED) for word in words) and len(named) != 1:
+            found.append(("result", "tie"))
+        elif len(named) == 1 and any(word.startswith(_WINNING) for word in words):
+            found.append(("result", named[0]))
+        elif len(named) == 1:
+            found.append(("turn", named[0]))
+    return found
+
+
 def read_move(scanner: console.Scanner, board: Board, player: str) -> tuple[int, int]:
     """Prompt until a legal move is entered; both row and column are read before judging."""
     while True:

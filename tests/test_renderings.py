@@ -94,3 +94,57 @@ def test_a_seeded_rule_bug_loses_exactly_its_item_in_any_style(tmp_path, grader,
     programs = [_program(tmp_path / f"{bug}-{i}", style, bug) for i, style in enumerate(chosen)]
     for style, result in zip(chosen, _grade_all(grader, silver_dollar, programs)):
         assert _lost(result) == {BUGS[bug]}, (style, [f"{c.name}: {c.reason}" for c in result.cases if not c.passed][:3])
+
+
+# Reversi: the correct Python sample with its board printer replaced by a styled one. The handout
+# says a program "can use" the circles; labels, spacing and boxes are the program's own.
+REVERSI = Path(__file__).parent.parent / "examples" / "reversi" / "correct-python" / "reversi.py"
+STYLED_PRINTER = '''
+STYLE = {style!r}
+
+
+def print_board(board):
+    glyphs = STYLE["glyphs"]
+    sep = STYLE.get("sep", "")
+    rows = [[glyphs[board[r][c]] for c in range(BOARD_WIDTH)] for r in range(BOARD_HEIGHT)]
+    if STYLE.get("box"):
+        border = "  +" + "+".join("-" for _ in range(BOARD_WIDTH)) + "+"
+        print("   " + " ".join("abcdef"))
+        print(border)
+        for number, row in enumerate(rows, 1):
+            print(str(number) + " |" + "|".join(row) + "|")
+        print(border)
+        return
+    if STYLE.get("header", True):
+        print(("  " if STYLE.get("numbers", True) else "") + sep.join("abcdef" if not STYLE.get("upper") else "ABCDEF"))
+    for number, row in enumerate(rows, 1):
+        print((str(number) + " " if STYLE.get("numbers", True) else "") + sep.join(row))
+'''
+REVERSI_STYLES = [
+    {"glyphs": {0: ".", 1: "●", 2: "○"}, "sep": " "},
+    {"glyphs": {0: "-", 1: "X", 2: "O"}, "sep": " "},
+    {"glyphs": {0: "_", 1: "B", 2: "W"}, "upper": True},
+    {"glyphs": {0: ".", 1: "@", 2: "O"}, "numbers": False, "header": False},
+    {"glyphs": {0: " ", 1: "X", 2: "O"}, "box": True},
+]
+
+
+def _reversi_program(folder: Path, style: dict) -> Path:
+    folder.mkdir(parents=True)
+    text = REVERSI.read_text(encoding="utf-8")
+    start, end = text.index("def print_board(board):"), text.index("def traverse(")
+    text = text[:start] + STYLED_PRINTER.format(style=style).lstrip() + "\n\n" + text[end:]
+    (folder / "reversi.py").write_text(text, encoding="utf-8")
+    return folder
+
+
+def test_a_correct_reversi_scores_full_marks_with_any_drawing_of_the_grid(tmp_path, grader, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    spec, milestone = specs.parse_game("reversi")
+    found = caseload.load_all(spec, milestone)
+    programs = [_reversi_program(tmp_path / f"style-{i}", style) for i, style in enumerate(REVERSI_STYLES)]
+    with ThreadPoolExecutor(4) as threads:
+        results = list(threads.map(lambda p: grader.grade(spec, milestone, found, p), programs))
+    wrong = {str(style): [f"{c.name}: {c.reason}" for c in result.cases if not c.passed][:3]
+             for style, result in zip(REVERSI_STYLES, results) if result.percent != 100.0}
+    assert not wrong
