@@ -86,7 +86,9 @@ def test_gradescope_scores_add_up(which, request):
     report = exports.gradescope(result)
     assert len(report["tests"]) == len(result.cases)
     assert round(math.fsum(t["score"] for t in report["tests"]), 4) == report["score"]
-    assert report["score"] == pytest.approx(result.earned, abs=1e-4)
+    # a submission the harness failed on is published with no total until it is regraded
+    assert report["score"] == pytest.approx(result.earned if result.published else 0.0, abs=1e-4)
+    assert ("must be regraded" in report["output"]) == (not result.published)
     assert round(math.fsum(t["max_score"] for t in report["tests"]), 4) == result.possible
     visible = {t["name"].split(" ")[0]: t["visibility"] for t in report["tests"]}
     assert {n for n, v in visible.items() if v != "visible"} == {c.name for c in result.cases
@@ -122,3 +124,17 @@ def test_the_gradebook_leaves_uncounted_items_blank(bug_add, charged, tmp_path):
             if item.graded:
                 assert row[item.id] == (f"{item.earned:.2f}" if item.counted else "")
     assert rows[1]["add"] == ""  # its only case was charged to setup: left out
+
+
+def test_a_submission_the_harness_failed_on_has_no_total_anywhere(errored, bug_add, tmp_path):
+    """A harness error counts nowhere, so the total leaves a case out: no number is published
+    for that submission (the gradebook's numbers are blank), never a higher one."""
+    assert not errored.published and bug_add.published
+    path = tmp_path / "gradebook.csv"
+    exports.gradebook([errored, bug_add], path)
+    rows = {row["submission"]: row for row in csv.DictReader(path.open(encoding="utf-8"))}
+    assert rows[errored.name]["status"] == "harness-error"
+    assert rows[errored.name]["percent"] == "" and rows[errored.name]["earned"] == ""
+    assert float(rows[bug_add.name]["percent"]) == bug_add.percent
+    html = files.write(errored, tmp_path / "reports")["html"].read_text(encoding="utf-8")
+    assert "must be regraded" in html
