@@ -106,7 +106,8 @@ _WHITE_GLYPHS = frozenset("○OoWw□⚪")
 _EMPTY_GLYPHS = frozenset(".-_· +")
 _GLYPHS = _BLACK_GLYPHS | _WHITE_GLYPHS | _EMPTY_GLYPHS
 _LONGEST_ROW = 200
-_BORDER_CHARS = frozenset("+-=|─━│┼┬┴├┤┌┐└┘ ")
+_BORDER_CHARS = frozenset("+-=|─━│┃┼┬┴├┤┌┐└┘╋═║╬╔╗╚╝╦╩╠╣ ")
+_VERTICALS = str.maketrans("│┃║¦", "||||")
 
 
 def _glyph(ch: str) -> str:
@@ -117,15 +118,17 @@ def _row(line: str):
     """(row number or None, six squares) when the line draws one row of the board, else None."""
     if len(line) > _LONGEST_ROW:
         return None
-    raw = line.rstrip("\r")
+    raw = line.rstrip("\r").translate(_VERTICALS)
     if raw[:1] in "123456" and raw[:1] and raw[1:2] == " " and len(raw) >= 8 and raw[8:].strip() == "" \
             and all(ch in _GLYPHS for ch in raw[2:8]):
         return int(raw[0]), [_glyph(ch) for ch in raw[2:8]]  # `1   ●○  `: spaces as empty squares
-    text = line.rstrip(" \t\r")
+    text = raw.rstrip(" \t")
     number = None
     stripped = text.lstrip()
-    if stripped[:1] in "123456" and stripped[:1]:
+    if stripped[:1] in "0123456" and stripped[:1]:
         number, text = int(stripped[0]), stripped[1:]
+        if text.rstrip().endswith(" " + stripped[0]) or text.rstrip().endswith("|" + stripped[0]):
+            text = text.rstrip()[:-1]  # the row number again at its end
     elif stripped[-1:] in "123456" and stripped[-1:] and len(stripped) > 6:
         number, text = int(stripped[-1]), stripped[:-1].rstrip()
     if number is not None and text.startswith(" ") is False and text[:1] not in "|: ":
@@ -147,13 +150,13 @@ def _row(line: str):
 
 
 def _is_header(line: str) -> bool:
-    letters = "".join(ch for ch in line.lower() if not ch.isspace() and ch != "|")
+    letters = "".join(ch for ch in line.translate(_VERTICALS).lower() if not ch.isspace() and ch != "|")
     return letters == COLUMNS
 
 
 def _is_border(line: str) -> bool:
     stripped = line.strip()
-    return len(stripped) >= 3 and any(ch in "-=─━" for ch in stripped) and all(ch in _BORDER_CHARS for ch in stripped)
+    return len(stripped) >= 3 and any(ch in "-=─━═" for ch in stripped) and all(ch in _BORDER_CHARS for ch in stripped)
 
 
 def read_boards(text: str) -> str:
@@ -194,8 +197,8 @@ def _board_at(lines, rows, index):
             break
     if len(board) < SIZE or (at < len(lines) and rows[at] is not None):
         return None
-    if any(n is not None for n in numbers) and numbers != list(range(1, SIZE + 1)):
-        return None
+    if any(n is not None for n in numbers) and numbers not in (list(range(1, SIZE + 1)), list(range(SIZE))):
+        return None  # labelled rows count 1-6 (or 0-5) in order
     return board, at
 
 

@@ -186,7 +186,7 @@ def start_gaps(text):
 
 EMPTY_GLYPHS = frozenset("_.-*#~o·□◻⬜")
 LONGEST_BOARD = 4000  # characters; a strip of 100 coins is under 2,000, and longer lines are never read
-_BORDER_CHARS = frozenset("+-=|*#─━│┃┼┬┴├┤┌┐└┘╋═║╬ ")
+_BORDER_CHARS = frozenset("+-=|*#─━│┃┼┬┴├┤┌┐└┘╋═║╬╔╗╚╝╦╩╠╣¦ ")
 _OPENERS = {"[": "]", "(": ")", "{": "}"}
 
 
@@ -255,10 +255,14 @@ def _compact(text):
     return squares
 
 
+_VERTICALS = str.maketrans("│┃║¦", "||||")
+
+
 def _cells(line):
     """The squares a line draws, or None when it draws none."""
     if len(line) > LONGEST_BOARD or not line.strip():
         return None
+    line = line.translate(_VERTICALS)
     return _piped(line) or _bracketed(line) or _tokens(line) or _compact(line)
 
 

@@ -37,6 +37,8 @@ DRAWINGS = [
     {"board": "box", "empty": " ", "width": 7, "spaced": True, "gap": True},
     {"board": "box", "empty": " ", "width": 5, "tall": True},
     {"board": "box", "empty": ".", "width": 3, "labels": True},
+    {"board": "unicode", "empty": " ", "width": 3},
+    {"board": "line", "empty": "_", "sep": "\t"},
 ]
 STYLES = [dict(drawing, prompt=PROMPTS[i % 4], illegal=REFUSALS[(i // 2) % 4], win=WINS[(i + 1) % 4])
           for i, drawing in enumerate(DRAWINGS)]
@@ -107,6 +109,13 @@ def print_board(board):
     glyphs = STYLE["glyphs"]
     sep = STYLE.get("sep", "")
     rows = [[glyphs[board[r][c]] for c in range(BOARD_WIDTH)] for r in range(BOARD_HEIGHT)]
+    if STYLE.get("unicode"):  # box-drawing characters, row numbers at both ends
+        print("    " + "   ".join("abcdef"))
+        print("  ┌" + "┬".join("───" for _ in range(BOARD_WIDTH)) + "┐")
+        for number, row in enumerate(rows, 1):
+            print(str(number) + " │" + "│".join(" " + g + " " for g in row) + "│ " + str(number))
+        print("  └" + "┴".join("───" for _ in range(BOARD_WIDTH)) + "┘")
+        return
     if STYLE.get("box"):
         border = "  +" + "+".join("-" for _ in range(BOARD_WIDTH)) + "+"
         print("   " + " ".join("abcdef"))
@@ -126,6 +135,7 @@ REVERSI_STYLES = [
     {"glyphs": {0: "_", 1: "B", 2: "W"}, "upper": True},
     {"glyphs": {0: ".", 1: "@", 2: "O"}, "numbers": False, "header": False},
     {"glyphs": {0: " ", 1: "X", 2: "O"}, "box": True},
+    {"glyphs": {0: " ", 1: "●", 2: "○"}, "unicode": True},
 ]
 
 

@@ -48,6 +48,10 @@ def draw(coins, length):
         lines.append(STYLE.get("sep", "").join("[" + cell(s, width) + "]" for s in squares))
     elif kind == "compact":
         lines.append("".join(squares))
+    elif kind == "unicode":  # box-drawing characters
+        lines.append("┌" + "┬".join("─" * width for _ in squares) + "┐")
+        lines.append("│" + "│".join(cell(s, width) for s in squares) + "│")
+        lines.append("└" + "┴".join("─" * width for _ in squares) + "┘")
     else:  # a box
         if STYLE.get("spaced"):  # `+ - - - +`
             segment = " " + " ".join("-" * ((width - 1) // 2)) + " "
