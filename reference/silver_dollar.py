@@ -280,9 +280,20 @@ def _is_strip(squares):
     return 0 < coins < len(squares)
 
 
+class Reading(str):
+    """The text as read, with what a person checking the harness should know about the reading
+    (`notes`: a row of numbers read as square labels, not coins); the grader shows the notes."""
+    notes: tuple = ()
+
+
+def _labels(row):
+    """A row of distinct numbers only, no empty square: square labels (a strip always has one)."""
+    return all(square != "_" for square in row) and len(set(row)) == len(row)
+
+
 def _merged(rows):
     """The rows of one box (padding rows, a row of labels) read as one strip, or None."""
-    rows = [row for row in rows if not (all(square != "_" for square in row) and len(set(row)) == len(row))]
+    rows = [row for row in rows if not _labels(row)]
     if not rows:
         return None
     merged = []
@@ -302,7 +313,7 @@ def read_boards(text):
         return text  # no board drawing is that long; the output limit has ended the run anyway
     lines = text.split("\n")
     cells = [_cells(line) for line in lines]
-    out, index = [], 0
+    out, index, notes = [], 0, []
     while index < len(lines):
         row = cells[index]
         if row is None:
@@ -322,10 +333,15 @@ def read_boards(text):
             out += lines[index:end]
             index = end
             continue
+        if any(_labels(r) for r in cells[index:end]):
+            notes.append("a row of numbers only beside a board was read as square labels, not coins "
+                         "(a strip always has an empty square)")
         _drop_border(out, before=True)
         out.append(" ".join(merged))
         index = _skip_border(lines, end)
-    return "\n".join(out)
+    reading = Reading("\n".join(out))
+    reading.notes = tuple(dict.fromkeys(notes))
+    return reading
 
 
 def _drop_border(out, before):

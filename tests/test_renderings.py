@@ -87,6 +87,10 @@ def test_a_drawing_the_harness_read_is_shown_beside_the_programs_lines(tmp_path,
     result = grader.grade(spec, milestone, [board_case], _program(tmp_path / "boxed", boxed, None))
     turn = next(t for t in result.cases[0].turns if t.actual and "+ - - - +" in t.actual)
     assert "board: " in turn.read and "+" not in turn.read
+    labelled = next(s for s in STYLES if s.get("labels"))
+    result = grader.grade(spec, milestone, [board_case], _program(tmp_path / "labelled", labelled, None))
+    assert result.cases[0].passed
+    assert any("read as square labels" in note for note in result.cases[0].notes)  # the ambiguity is said
 
 
 @pytest.mark.parametrize("bug", sorted(BUGS))
