@@ -27,7 +27,7 @@ from harness.environment import fork_server
 from harness.errors import InputError
 from harness.reports import exports, files, summary, terminal
 from harness.results import BuildSummary, SubmissionResult
-from harness.safe_text import cap, visible
+from harness.safe_text import cap, one_line, visible, writable
 
 NOT_GRADED = "not-graded"
 
@@ -132,7 +132,7 @@ def _run(spec, milestone, cases, found, keys, options, look, started) -> int:
     with progress.Progress(len(entries), len(done), look) as shown:
         if look.detail != progress.QUIET:
             for note in found.notes:
-                shown.say(visible(note))
+                shown.say(one_line(note))
             for item in done:
                 shown.say(_full(item, look) if whole or look.detail == progress.VERBOSE else _line(item, look))
         pool = options.pool or Local()
@@ -241,11 +241,11 @@ def _shut(grader, builders) -> None:
 def grade_entry(grader, spec, milestone, cases, entry: classroom.Entry) -> SubmissionResult:
     """One submission, with what the class folder said about it on top of its report."""
     result = grader.grade(spec, milestone, cases, entry.path, None, entry.name)
-    result = replace(result, submission=entry.shown, name=entry.name)
+    result = replace(result, submission=writable(entry.shown), name=entry.name)
     if entry.layout == classroom.MISSING:
         result.status = "missing-files"
     for build in result.builds.values():
-        build.intake[:0] = [cap(note, 500) for note in entry.notes]
+        build.intake[:0] = [one_line(cap(note, 500)) for note in entry.notes]
     return result
 
 

@@ -7,6 +7,11 @@ support files win over a student's file of the same name, and every adaptation (
 under another letter case, a package, a byte-order mark, a candidate left out) is an intake
 line for the report, never a deduction. A missing file or a failed build is a result (with
 the compiler's first error and a hint), not a crash.
+
+Names are data: a student's file name never becomes an option. A source whose name could read
+as one (`-J-XX:...=x.java`, `--foo=bar.cpp`, `@args`) is passed as `./name`; Java sources are
+compiled only under names that are Java class names (see `java_name_problem`); what a build
+says is made writable text (`safe_text`), its one-line notes kept on one line.
 """
 import os
 import re
@@ -20,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from harness import build_cache, diagnose, intake, sandbox, source_checks
+from harness import build_cache, diagnose, intake, safe_text, sandbox, source_checks
 from harness import jvm as jvm_archive
 from harness import paths
 from harness.environment import child_env
@@ -47,6 +52,11 @@ BUILD_SECONDS = 120
 MAX_LOG_CHARS = 200_000
 _MAIN_FUNCTION = re.compile(r"\b(?:int|void|auto|signed)\s+main\s*\(")
 _PACKAGE = re.compile(r"^[ \t]*package\s+([\w.]+)\s*;", re.M)
+OPTION_MARKS = ("-", "@")  # how a compiler's option or argument file starts (javac and g++ alike)
+# What a compiler's output says when it did not judge the sources: it crashed or could not start.
+NOT_A_VERDICT = ("Could not create the Java Virtual Machine", "OutOfMemoryError", "The system is out of resources",
+                 "An exception has occurred in the compiler", "A fatal error has been detected by the Java Runtime",
+                 "internal compiler error", "Killed signal terminated program")
 
 
 @dataclass
@@ -190,6 +200,9 @@ def _stage_extras(sub: Submission, lang: Language, choices: dict[str, Choice], s
         if lower in taken:
             left_out.append(f"{', '.join(paths)} (the spec's own {PurePosixPath(paths[0]).name} is used)")
             continue
+        if lang.name == "java" and (why := java_name_problem(PurePosixPath(choice.path).name)):
+            left_out.append(f"{', '.join(paths)} ({why})")
+            continue
         if choice.ignored:
             left_out.append(f"{', '.join(choice.ignored)} (another copy of {choice.path})")
         try:
@@ -199,6 +212,8 @@ def _stage_extras(sub: Submission, lang: Language, choices: dict[str, Choice], s
             continue
         rel = PurePosixPath(choice.path)
         name = str(staged_anchor / rel.relative_to(anchor)) if rel.is_relative_to(anchor) else str(rel)
+        if lang.name == "java":
+            name = _plain_folders(name)
         if (staged.folder / name).exists():
             left_out.append(f"{choice.path} (its place {name} is taken)")
             continue
@@ -213,6 +228,32 @@ def _stage_extras(sub: Submission, lang: Language, choices: dict[str, Choice], s
         staged.notes.append(f"also compiled: {', '.join(staged.extras)}")
     if left_out:
         staged.notes.append(f"left out: {'; '.join(left_out)}")
+
+
+def java_name_problem(file_name: str) -> str:
+    """Why a student's Java source is not compiled, or "". Only a file named after a Java class
+    (`Name.java`) is: a public class must live in a file of its name, so any other name
+    (`Reversi (1).java`, `-J-XX:OnOutOfMemoryError=sh x.java`, `@args.java`, a name that is
+    not UTF-8) can hold no public class; what it holds is most often a stray copy, and it
+    never reaches javac, where such a name could be read as an option."""
+    stem = file_name[:-len(".java")] if file_name.lower().endswith(".java") else file_name
+    if stem.replace("$", "_").isidentifier():
+        return ""
+    return "not a Java class name, so it can hold no public class: not compiled"
+
+
+def _plain_folders(name: str) -> str:
+    """A Java source's staged path with each folder name made plain text (javac finds classes
+    by their package, not by folder, and cannot open a path that is not UTF-8)."""
+    parts = name.split("/")
+    return "/".join([safe_text.one_line(part) for part in parts[:-1]] + parts[-1:])
+
+
+def command_path(name: str) -> str:
+    """A staged file's name as a compiler's command line gets it: never as an option or an
+    argument file (`-x.cpp`, `@x` become `./-x.cpp`, `./@x`); other names as they are, so the
+    compiler's messages name them as the student does."""
+    return f"./{name}" if name.startswith(OPTION_MARKS) else name
 
 
 def _unpackage_for_support(lang: Language, staged: Staged) -> None:
@@ -249,6 +290,8 @@ class Compiled:
     reason: str = ""
     failed_command: list[str] = field(default_factory=list)
     warm: bool = False  # the warm compiler answered a step
+    status: int | None = None  # the failed step's exit status
+    commands: list[list[str]] = field(default_factory=list)  # every command line that ran
 
 
 def _step(command: list[str], values: dict, result: Build, compiler) -> tuple[subprocess.CompletedProcess, bool]:
@@ -265,21 +308,29 @@ def _step(command: list[str], values: dict, result: Build, compiler) -> tuple[su
 
 def compile_sources(steps: list[str], values: dict, result: Build, compiler=None) -> Compiled:
     """Run the build steps in order; the first failing one ends the build."""
-    log, warm = [], False
+    log, warm, commands = [], False, []
     for step in steps:
         command = expand(step, **values)
+        commands.append(command)
         try:
             done, answered = _step(command, values, result, compiler)
             warm = warm or answered
         except subprocess.TimeoutExpired:
-            return Compiled(False, "".join(log), f"the build took longer than {BUILD_SECONDS} s: {shlex.join(command)}",
-                            command)
+            return Compiled(False, "".join(log), f"the build took longer than {BUILD_SECONDS} s: {_shown(command)}",
+                            command, commands=commands)
         except OSError as problem:
-            return Compiled(False, "".join(log), f"cannot run the build command {command[0]!r}: {problem}", command)
-        log.append(f"$ {shlex.join(command)}\n{done.stdout.decode('utf-8', 'replace')}"[:MAX_LOG_CHARS])
+            return Compiled(False, "".join(log), f"cannot run the build command {command[0]!r}: {problem}", command,
+                            commands=commands)
+        log.append(f"$ {_shown(command)}\n{done.stdout.decode('utf-8', 'replace')}"[:MAX_LOG_CHARS])
         if done.returncode != 0:
-            return Compiled(False, "".join(log), f"the build failed (exit status {done.returncode})", command, warm)
-    return Compiled(True, "".join(log), warm=warm)
+            return Compiled(False, "".join(log), f"the build failed (exit status {done.returncode})", command, warm,
+                            done.returncode, commands)
+    return Compiled(True, "".join(log), warm=warm, commands=commands)
+
+
+def _shown(command: list[str]) -> str:
+    """A command line for the log: each word quoted as a shell would, and on one line."""
+    return shlex.join([safe_text.one_line(word) for word in command])
 
 
 def compile_cached(lang: Language, staged: Staged, values: dict, result: Build, compiler=None) -> Compiled:
@@ -298,20 +349,43 @@ def compile_cached(lang: Language, staged: Staged, values: dict, result: Build, 
         return Compiled(entry.ok, entry.log, entry.reason, entry.failed_command)
     before, notes = list(staged.extras), len(staged.notes)
     compiled = compile_with_fallback(lang, staged, values, result, compiler)
-    decided_by_sources = compiled.ok or (compiled.reason.startswith("the build failed") and "[harness: " not in compiled.log)
-    if key and decided_by_sources:
+    if key and keepable(compiled, lang.name, out, staged):
         removed = [name for name in before if name not in staged.extras]
         build_cache.store(key, out, build_cache.Entry(compiled.ok, compiled.log, compiled.reason, compiled.failed_command,
                                                       list(staged.extras), removed, staged.notes[notes:], values["src"]))
     return compiled
 
 
+def keepable(compiled: Compiled, language: str, out: Path, staged: Staged) -> bool:
+    """Whether a build may be kept in the cache. The rule: its outcome was decided by the sources
+    alone (it succeeded, or the compiler refused them in its ordinary way: exit status 1, no
+    limit hit, no crash or failed start of the compiler in its output), no command line that ran
+    gave a student's file name a place an option could take, and out/ holds only what the
+    compiler makes (class files for javac, the program for g++)."""
+    log = compiled.log
+    if not compiled.ok and (compiled.status != 1 or "[harness: " in log or any(m in log for m in NOT_A_VERDICT)):
+        return False
+    if any(word in staged.student and word.startswith(OPTION_MARKS) for command in compiled.commands for word in command):
+        return False
+    return _only_compiler_output(language, out)
+
+
+def _only_compiler_output(language: str, out: Path) -> bool:
+    """out/ holds nothing a compiler would not make there: else something else ran."""
+    made = [path for path in out.rglob("*") if not path.is_dir() or path.is_symlink()]
+    if language == "java":
+        return all(path.suffix == ".class" and path.is_file() and not path.is_symlink() for path in made)
+    if language == "cpp":
+        return all(path == out / "program" and path.is_file() and not path.is_symlink() for path in made)
+    return True
+
+
 def compile_with_fallback(lang: Language, staged: Staged, values: dict, result: Build, compiler=None) -> Compiled:
     """Compile everything; if every error is in extra files (a stray test, an old copy), compile
     again without those files and say so. Otherwise the first build's failure stands."""
     steps = lang.build if lang.build is not None else RECIPES[lang.name]["build"]
-    compiled = compile_sources(steps, {**values, "sources": staged.sources}, result, compiler)
-    in_error = diagnose.files_in_error(compiled.log)
+    compiled = compile_sources(steps, {**values, "sources": [command_path(n) for n in staged.sources]}, result, compiler)
+    in_error = {name.removeprefix("./") for name in diagnose.files_in_error(compiled.log)}
     if compiled.ok or not in_error or not in_error <= set(staged.extras):
         return compiled
     kept = [name for name in staged.extras if name not in in_error]
@@ -319,13 +393,16 @@ def compile_with_fallback(lang: Language, staged: Staged, values: dict, result: 
     Path(values["out"]).mkdir()
     for name in in_error:
         (staged.folder / name).unlink()
-    again = compile_sources(steps, {**values, "sources": staged.required + kept}, result, compiler)
+    again = compile_sources(steps, {**values, "sources": [command_path(n) for n in staged.required + kept]}, result,
+                            compiler)
     if not again.ok:
+        compiled.commands += again.commands
         return compiled
     staged.extras = kept
     staged.notes.append(f"built without {', '.join(sorted(in_error))}: "
                         f"the errors were there only ({diagnose.first_error(compiled.log)})")
-    return Compiled(True, compiled.log + again.log, warm=compiled.warm or again.warm)
+    return Compiled(True, compiled.log + again.log, warm=compiled.warm or again.warm,
+                    commands=compiled.commands + again.commands)
 
 
 # --- step 4: the run command ---------------------------------------------------------------
@@ -409,7 +486,17 @@ def build(submission: Path, spec: Spec, target_id: str, compiler=None) -> Build:
         if folder is not None and not result.ok:
             shutil.rmtree(folder, ignore_errors=True)
             result.src = result.out = ""
+        _as_text(result)
         result.seconds = time.monotonic() - started
+
+
+def _as_text(result: Build) -> None:
+    """What the build says, as text every report can hold: the names it quotes may be any bytes
+    (shown as ⟨0xE9⟩), and a one-line note or reason stays on its line whatever a name holds."""
+    result.intake = [safe_text.one_line(line) for line in result.intake]
+    result.findings = [safe_text.one_line(line) for line in result.findings]
+    result.reason = safe_text.one_line(result.reason)
+    result.log, result.diagnosis = safe_text.writable(result.log), safe_text.writable(result.diagnosis)
 
 
 def cleanup(result: Build) -> None:

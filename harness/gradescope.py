@@ -10,7 +10,6 @@ counts either way). The whole typed result goes beside it as result.json, for th
 When nothing can be graded (a broken spec, no submission folder) results.json still says
 why, so the student never sees a bare autograder failure.
 """
-import json
 import os
 import sys
 from dataclasses import dataclass
@@ -41,7 +40,7 @@ def _write(path: Path, data: dict) -> None:
     """Written whole or not at all: Gradescope may read it the moment the script ends."""
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(path.name + ".partial")
-    partial.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
+    partial.write_text(exports.json_text(data), encoding="utf-8")
     os.replace(partial, path)
 
 

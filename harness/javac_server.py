@@ -210,12 +210,17 @@ class WarmJavac:
 
 def _request(command: list[str], cwd: str) -> list[str] | None:
     """The javac arguments the server runs, paths made absolute (it runs in another folder),
-    annotation processing off; None for a command it must not or cannot run as javac would."""
+    annotation processing off; None for a command it must not or cannot run as javac would.
+
+    A file name reaches it as the build passes it to javac: never option-like (`./-Xmx1m.java`,
+    see build.command_path), and made absolute here. An argument file (`@x`, which javac would
+    expand into options) and a word the line protocol cannot carry (a line break, a byte that is
+    not UTF-8) send the build to plain javac."""
     if not command or command[0] != "javac":
         return None
     words = command[1:]
     for word in words:
-        if word.startswith("-J") or "\n" in word or "\r" in word or word.startswith(_PROCESSORS):
+        if word.startswith(("-J", "@")) or word.startswith(_PROCESSORS) or not _carried(word):
             return None
         if word.startswith("-proc:") and word != "-proc:none":
             return None
@@ -226,6 +231,17 @@ def _request(command: list[str], cwd: str) -> list[str] | None:
     if not any(word in _CLASSPATH for word in words):
         words[:0] = ["-cp", cwd]  # javac's default class path is its working folder
     return words
+
+
+def _carried(word: str) -> bool:
+    """The word goes through the line protocol unchanged: UTF-8, no line break."""
+    if "\n" in word or "\r" in word:
+        return False
+    try:
+        word.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _give(folder: str, uid: int) -> None:

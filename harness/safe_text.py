@@ -5,7 +5,14 @@ can clear the screen, move the cursor and print a fake score over the real one; 
 override (U+202E) can reverse what a line seems to say; a flood can make a report too big to
 open. `visible` shows each such character as a visible mark instead, and `cap` keeps the
 start and the end of a long text and says how much was cut.
+
+File and folder names are data of the same kind, and may not even be text: a byte that is not
+UTF-8 reaches Python as a lone surrogate (U+DC80-U+DCFF, "surrogateescape"), which no UTF-8
+file can hold. `visible` shows such a byte as ⟨0xE9⟩; `writable` does only that, for text a
+format escapes itself (JSON, XML, CSV, HTML); `one_line` also shows newlines and tabs, for a
+name or a message that must stay on its line.
 """
+import re
 import unicodedata
 
 _KEPT = frozenset("\n\t")
@@ -17,8 +24,13 @@ _BIDI = frozenset(
 )
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")  # one character class: no backtracking
+
+
 def _shown(char: str) -> str:
     code = ord(char)
+    if 0xDC80 <= code <= 0xDCFF:
+        return f"\u27e80x{code - 0xDC00:02X}\u27e9"  # a byte of a name that is not UTF-8: ⟨0xE9⟩
     if code == 0x1B:
         return "\u241b"  # ␛
     if code < 0x20:
@@ -34,16 +46,37 @@ def _harmful(char: str) -> bool:
     code = ord(char)
     if code < 0x20 or 0x7F <= code <= 0x9F or char in _BIDI:
         return True
-    return unicodedata.category(char) in ("Cf", "Zl", "Zp")  # other invisible formatting, line separators
+    # other invisible formatting, line separators, lone surrogates (bytes of a name that is not UTF-8)
+    return unicodedata.category(char) in ("Cf", "Zl", "Zp", "Cs")
 
 
 def visible(text: str) -> str:
     """`text` with every control, bidi and format character (except newline and tab) shown as
     a visible mark: ESC as ␛, other C0 characters as their control pictures (␀ ␇ ␍ …), DEL as
-    ␡, the rest as ⟨U+202E⟩."""
+    ␡, a byte that is not UTF-8 as ⟨0xE9⟩, the rest as ⟨U+202E⟩."""
     if text.isascii() and text.isprintable():
         return text
     return "".join(_shown(c) if _harmful(c) else c for c in text)
+
+
+def one_line(text: str) -> str:
+    """`text` as `visible` shows it, newlines and tabs shown too (␊ ␉): a file name or a one-line
+    message can never start a line of its own in a terminal or a report."""
+    if text.isascii() and text.isprintable():
+        return text
+    return "".join(_shown(c) if c in _KEPT or _harmful(c) else c for c in text)
+
+
+def writable(text: str) -> str:
+    """`text` with each lone surrogate shown as `visible` shows it, everything else untouched: what
+    a UTF-8 file can hold, for a format that escapes the rest itself."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return _SURROGATE.sub(lambda m: _shown(m.group(0)), text)
 
 
 def cap(text: str, limit: int) -> str:

@@ -3,6 +3,7 @@ marks, letter case, archives, stray copies) and point at the cause when a build 
 javac and g++ builds of small programs made here; each built program is run on a tiny input.
 """
 import io
+import os
 import subprocess
 import tarfile
 import tempfile
@@ -222,3 +223,130 @@ def test_the_build_folder_is_removed_when_staging_fails(tmp_path, monkeypatch):
     built = _build(sub, REVERSI)
     assert not built.ok and built.reason == "reversi.py is larger than 1024 KB"
     assert list((tmp_path / "scratch").iterdir()) == []
+
+
+# --- names are data, never options ----------------------------------------------------------
+
+HOSTILE_JAVA = {
+    # a JVM option on a folder: the compiler JVM would write its GC log into out/ (a file no
+    # compiler makes, once kept in the build cache with the build)
+    "-J-Xlog:gc:file=out/planted.java": "class planted {}\n",
+    "-J-XX:OnOutOfMemoryError=sh s.java": "class X {}\n",
+    "-Xmx1m.java": "class Y {}\n",
+    "--release=8.java": "class Z {}\n",
+    "@PlayGame.java": "class W {}\n",  # javac would read PlayGame.java as its options
+    "@x/Helper.java": "class Helper { static int one() { return 1; } }\n",
+    "s.java": "touch planted-by-a-shell\n",  # what the out-of-memory hook would have run
+}
+
+
+def _only_classes(folder: Path) -> list[str]:
+    """Files under `folder` that are not class files."""
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file() and p.suffix != ".class")
+
+
+@pytest.mark.parametrize("warm", [False, True], ids=["plain-javac", "warm-javac"])
+def test_option_like_names_never_reach_javac_as_options(tmp_path, monkeypatch, warm):
+    """Every hostile name is either left out (a Java file not named after a class) or passed
+    as a path (`./-J-Xlog:gc:file=out/planted.java`): the build is the student's game, out/
+    and the build cache hold class files only, nothing was planted."""
+    from harness.javac_server import START_AFTER, WarmJavac
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    sub = _write(tmp_path / "s", {**_java(None), **HOSTILE_JAVA})
+    with WarmJavac() as compiler:
+        if warm:
+            for _ in range(START_AFTER + 1):
+                builder.cleanup(builder.build(_write(tmp_path / "warm-up", _java(None)), SILVER, "game", compiler))
+            assert compiler.wait_ready(), "the warm compiler did not start"
+        built = builder.build(sub, SILVER, "game", compiler if warm else None)
+        try:
+            assert built.ok, built.reason
+            assert (compiler.answered > 0) == warm  # the build and its rebuild without s.java
+            left_out = next(line for line in built.intake if line.startswith("left out:"))
+            for name in ("-J-XX:OnOutOfMemoryError=sh s.java", "-Xmx1m.java", "--release=8.java", "@PlayGame.java"):
+                assert f"{name} (not a Java class name, so it can hold no public class: not compiled)" in left_out
+            assert "./@x/Helper.java ./-J-Xlog:gc:file=out/planted.java" in built.log
+            assert any(line.startswith("built without s.java") for line in built.intake), built.intake
+            assert _only_classes(Path(built.out)) == []
+            assert not any(p.name == "planted-by-a-shell" for p in Path(built.src).rglob("*"))
+            assert _run(built, "3\n") == "Enter the number of coins: 3 coins\n"
+        finally:
+            builder.cleanup(built)
+    entries = list((tmp_path / "xdg" / "game-harness" / "builds").iterdir())
+    assert entries and all(_only_classes(entry / "out") == [] for entry in entries)
+
+
+def test_an_option_like_cpp_name_is_compiled_as_a_source(tmp_path):
+    """`-o.cpp` would make g++ write the program to `.cpp`: passed as `./-o.cpp`, it is a source."""
+    tally = specs.load("tally", ROOT / "tests" / "fixture")
+    source = (ROOT / "tests" / "fixture" / "examples" / "tally" / "correct-cpp" / "tally.cpp").read_text()
+    sub = _write(tmp_path / "s", {"tally.cpp": source, "-o.cpp": "int helper() { return 1; }\n"})
+    built = _build(sub, tally)
+    try:
+        assert built.ok, built.reason
+        assert "also compiled: -o.cpp" in built.intake
+        assert sorted(p.name for p in Path(built.out).iterdir()) == ["program"]
+        assert not (Path(built.src) / ".cpp").exists()
+    finally:
+        builder.cleanup(built)
+
+
+def test_a_name_that_is_not_utf8_or_holds_a_line_break_is_shown_escaped(tmp_path, monkeypatch):
+    """A helper in a folder whose name is not UTF-8 is compiled from a plain-text folder name;
+    a file whose name is not UTF-8 or holds a newline is left out, its line on one line."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    sub = _write(tmp_path / "s", {n: t for n, t in _java(None).items() if n != "Coin.java"})
+    folder = os.fsdecode(b"caf\xe9")  # the name Python gives a folder whose name is not UTF-8
+    (sub / folder).mkdir()
+    (sub / folder / "Coin.java").write_text(_java(None)["Coin.java"])
+    (sub / os.fsdecode(b"Old\xff.java")).write_text("class Old {}\n")
+    (sub / "Two\nLines.java").write_text("class Two {}\n")
+    built = _build(sub)
+    try:
+        assert built.ok, built.reason
+        assert "also compiled: caf\u27e80xE9\u27e9/Coin.java" in built.intake
+        left_out = next(line for line in built.intake if line.startswith("left out:"))
+        assert "Old\u27e80xFF\u27e9.java (not a Java class name" in left_out
+        assert "Two\u240aLines.java (not a Java class name" in left_out
+        for text in [*built.intake, built.reason, built.log]:
+            text.encode("utf-8")  # every line can be written to a report
+        assert all("\n" not in line for line in built.intake)
+        assert _run(built, "4\n") == "Enter the number of coins: 4 coins\n"
+    finally:
+        builder.cleanup(built)
+
+
+def test_a_build_is_kept_only_when_its_sources_decided_it(tmp_path):
+    """The cache rule, on real folders: a compiler that crashed or did not start, a student's
+    name in an option's place, or out/ holding a file no compiler makes: never kept."""
+    out = tmp_path / "out"
+    (out / "p").mkdir(parents=True)
+    (out / "p" / "A.class").write_bytes(b"\xca\xfe")
+    staged = builder.Staged(tmp_path, student={"A.java": "", "-J-Xmx1m.java": ""})
+    refused = builder.Compiled(False, "A.java:1: error: ';' expected\n", "the build failed (exit status 1)", status=1,
+                               commands=[["javac", "-d", str(out), "A.java"]])
+    assert builder.keepable(refused, "java", out, staged)
+    for log, status in (("Error: Could not create the Java Virtual Machine.\n", 1),
+                        ("java.lang.OutOfMemoryError: Java heap space\n", 1), ("", 4), ("[harness: the memory limit]", 1)):
+        assert not builder.keepable(builder.Compiled(False, log, "the build failed", status=status), "java", out, staged)
+    optioned = builder.Compiled(True, "", commands=[["javac", "-d", str(out), "A.java", "-J-Xmx1m.java"]])
+    assert not builder.keepable(optioned, "java", out, staged)
+    assert builder.keepable(builder.Compiled(True, "", commands=[["javac", "./-J-Xmx1m.java"]]), "java", out, staged)
+    (out / "planted.txt").write_text("x")
+    assert not builder.keepable(builder.Compiled(True, ""), "java", out, staged)
+
+
+def test_the_warm_compiler_gets_paths_never_options(tmp_path):
+    """Its request: every source word absolute; an argument file or a word its line protocol
+    cannot carry sends the build to plain javac (None)."""
+    from harness.javac_server import _request
+    for name in ("-Xmx1m.java", "--foo=bar.java", "-J-XX:Flags=f.java"):
+        (tmp_path / name).write_text("class A {}\n")
+    words = _request(["javac", "-d", str(tmp_path / "out"),
+                      *[builder.command_path(n) for n in ("-Xmx1m.java", "--foo=bar.java", "-J-XX:Flags=f.java")]],
+                     str(tmp_path))
+    assert [os.path.normpath(word) for word in words[-3:]] == [
+        str(tmp_path / "-Xmx1m.java"), str(tmp_path / "--foo=bar.java"), str(tmp_path / "-J-XX:Flags=f.java")]
+    assert _request(["javac", "@args"], str(tmp_path)) is None
+    assert _request(["javac", "caf\udce9/A.java"], str(tmp_path)) is None
+    assert _request(["javac", "a\nb.java"], str(tmp_path)) is None

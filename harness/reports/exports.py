@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from harness.results import FAILED, HARNESS_ERROR, UNGRADABLE, CaseResult, SubmissionResult
-from harness.safe_text import cap, visible
+from harness.safe_text import cap, visible, writable
 
 MESSAGE_CHARS = 4000  # what a student reads in one test's output
 TURN_CHARS = 1500  # of the expected and of the actual output shown at the first difference
@@ -18,6 +18,7 @@ TURN_CHARS = 1500  # of the expected and of the actual output shown at the first
 # published unless the instructor says otherwise (`harness gradescope --hidden`)
 GRADESCOPE_VISIBILITY = ("visible", "hidden", "after_due_date", "after_published")
 HIDDEN_CASES = "after_published"
+REGRADE = "The grader itself failed on some case (not your program's fault): this submission must be regraded."
 
 
 def build_notes(result: SubmissionResult) -> list[str]:
@@ -84,6 +85,11 @@ def gradescope(result: SubmissionResult, hidden: str = HIDDEN_CASES) -> dict:
     } for case in result.cases]
     notes = build_notes(result)
     summary = f"{result.title}: {result.passed} of {result.total} cases passed"
+    if not result.published:  # the grader failed on a case: no total, never a higher one
+        for test in tests:
+            test["score"] = 0.0
+        summary += (f"\n{REGRADE} No score is given for this submission until then; "
+                    "your instructor has been told.")
     return {"score": round(math.fsum(t["score"] for t in tests), 4),
             "output": "\n".join([summary, *notes]), "output_format": "text", "test_output_format": "text",
             "stdout_visibility": "hidden", "execution_time": round(math.fsum(c.seconds for c in result.cases)
@@ -127,12 +133,16 @@ def gradebook(results: list[SubmissionResult], path: Path, not_graded: list[str]
         writer.writerow([*GRADEBOOK_COLUMNS, *[item.id for item in items]])
         for result in results:
             earned = {item.id: item for item in result.items}
-            writer.writerow([result.name, result.status, f"{result.percent:.2f}", f"{result.earned:.2f}",
+            if not result.published:  # must be regraded: no number that leaves a case out
+                writer.writerow([writable(result.name), result.status, "", "", f"{result.possible:g}", result.passed,
+                                 result.total, *[""] * len(items)])
+                continue
+            writer.writerow([writable(result.name), result.status, f"{result.percent:.2f}", f"{result.earned:.2f}",
                              f"{result.possible:g}", result.passed, result.total,
                              *[f"{earned[item.id].earned:.2f}" if item.id in earned and earned[item.id].counted
                                else "" for item in items]])
         for name in not_graded:
-            writer.writerow([name, "not-graded", *[""] * (len(GRADEBOOK_COLUMNS) - 2 + len(items))])
+            writer.writerow([writable(name), "not-graded", *[""] * (len(GRADEBOOK_COLUMNS) - 2 + len(items))])
     partial.replace(path)  # a reader never sees half a gradebook
 
 
@@ -142,9 +152,15 @@ def gradebook_names(path: Path) -> set[str]:
         return {row["submission"] for row in csv.DictReader(f) if row.get("submission")}
 
 
+def json_text(data) -> str:
+    """JSON for a UTF-8 file: a name that is not UTF-8 (a lone surrogate in a string) is shown
+    as ⟨0xE9⟩ instead of making the write fail."""
+    return writable(json.dumps(data, indent=1, ensure_ascii=False))
+
+
 def write_all(result: SubmissionResult, folder: Path) -> dict[str, Path]:
     paths = {"gradescope": folder / "results.json", "junit": folder / "junit.xml"}
-    paths["gradescope"].write_text(json.dumps(gradescope(result), indent=1, ensure_ascii=False), encoding="utf-8")
-    paths["junit"].write_text(junit(result), encoding="utf-8")
+    paths["gradescope"].write_text(json_text(gradescope(result)), encoding="utf-8")
+    paths["junit"].write_text(writable(junit(result)), encoding="utf-8")
     return paths
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from harness.results import FAILED, PASSED, SubmissionResult
-from harness.safe_text import cap, visible
+from harness.safe_text import cap, visible, writable
 
 BINS = 10
 LINE_CHARS = 300  # of one output line shown
@@ -252,6 +252,6 @@ def write(spec, milestone: str | None, reports: list[Report], not_graded: list[s
     """Write the class page atomically; returns its path."""
     page = summarise(reports, not_graded, spec.title, milestone)
     partial = path.with_name(path.name + ".partial")
-    partial.write_text(render(page), encoding="utf-8")
+    partial.write_text(writable(render(page)), encoding="utf-8")
     partial.replace(path)
     return path

@@ -6,7 +6,7 @@ submission can clear the grader's screen or fake a score line.
 import sys
 
 from harness.results import MARKS, SubmissionResult
-from harness.safe_text import cap, visible
+from harness.safe_text import cap, one_line, visible
 
 _COLOURS = {"passed": "32", "failed": "31", "ungradable": "33", "harness-error": "35", "bold": "1", "dim": "2"}
 REASON_CHARS = 600
@@ -25,14 +25,14 @@ def render(result: SubmissionResult, stream=None, colour: bool | None = None) ->
     on = stream.isatty() if colour is None else colour
     say = lambda text="": print(text, file=stream)  # noqa: E731
     milestone = f" {result.milestone}" if result.milestone else ""
-    say(_paint(f"{result.title}{milestone} — {_safe(result.submission)}", "bold", on))
+    say(_paint(f"{result.title}{milestone} — {one_line(cap(result.submission, REASON_CHARS))}", "bold", on))
     if result.sandbox == "none":
         say(_paint("  note: submissions ran without the sandbox (bubblewrap)", "ungradable", on))
     for target, build in result.builds.items():
         for line in build.intake:
-            say(_paint(f"  intake ({target}): {_safe(line)}", "dim", on))
+            say(_paint(f"  intake ({target}): {one_line(cap(line, REASON_CHARS))}", "dim", on))
         if not build.ok:
-            say(_paint(f"  build of {target} ({build.language}): {_safe(build.reason)}", "failed", on))
+            say(_paint(f"  build of {target} ({build.language}): {one_line(cap(build.reason, REASON_CHARS))}", "failed", on))
             shown = build.diagnosis or "\n".join(build.log.strip().splitlines()[-15:])
             if shown.strip():
                 say("    " + "\n    ".join(_safe(shown, 3000).splitlines()))
@@ -61,6 +61,10 @@ def render(result: SubmissionResult, stream=None, colour: bool | None = None) ->
             cases += f", {item.charges} start{'s' if item.charges > 1 else ''} against the rules"
         say(f"  {item.earned:>5.1f}/{item.weight:<4g} {item.title} ({cases})")
     colour_name = "passed" if result.all_passed else "failed"
+    if not result.published:
+        say(_paint(f"  {result.passed}/{result.total} cases passed — no score: the harness failed on a case, "
+                   "so this submission must be regraded", "failed", on))
+        return
     say(_paint(f"  {result.passed}/{result.total} cases passed — score {result.earned:.1f}/{result.possible:g} "
                f"= {result.percent:.1f} %", colour_name, on))
 
