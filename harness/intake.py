@@ -3,8 +3,9 @@ build output), a single source file or an archive, and list its files without tr
 
 Nothing here follows a link or reads a device: a symlink, FIFO, socket or device in a
 submission is reported and left out, archives are unpacked member by member with caps on
-size (on what they decompress, the members left out included), count and depth, and a tree too deep or too big is that submission's reason, never a
-crash. Every adaptation is a note for the top of the report, never a deduction.
+size (on what they decompress, the members left out included), count and depth, and a tree
+too deep or too big is that submission's reason, never a crash. Every adaptation is a note
+for the top of the report, never a deduction.
 """
 import bz2
 import gzip
