@@ -377,3 +377,51 @@ def test_a_start_that_is_huge_or_option_like_never_raises_the_grade(tmp_path, li
     assert not [c.name for c in inflated_result.cases if c.status == "harness-error"]
     assert inflated_result.status == "graded"
     assert inflated_result.percent <= plain_result.percent < 100.0
+
+
+# --- names that are not text ----------------------------------------------------------------
+
+def test_a_class_with_names_that_are_not_utf8_is_graded_whole(tmp_path, harness_cli):
+    """A student folder whose name is not UTF-8 and files whose names are not UTF-8, hold a
+    newline or look like options: `harness grade` grades the whole class and writes every report
+    (each a UTF-8 file, the names shown escaped), and the students graded beside keep their grades;
+    `harness gradescope` writes its results.json for such a submission too."""
+    import csv
+    import xml.etree.ElementTree as ET
+    fixture = ROOT / "tests" / "fixture"
+    correct = fixture / "examples" / "tally" / "correct"
+    cls = tmp_path / "class"
+    odd = os.fsdecode(b"caf\xe9")  # how Python names a folder whose name is not UTF-8
+    for name in ("alice", odd, "bob"):
+        shutil.copytree(correct, cls / name)
+    for name in (os.fsdecode(b"helper\xff\n-x.py"), "-Xmx1m.py", "--foo=bar.py", "@args.py"):
+        (cls / "bob" / name).write_text("VALUE = 1\n")
+    env = {"HARNESS_ROOT": str(fixture), "XDG_CACHE_HOME": str(tmp_path / "xdg")}
+    done = harness_cli("grade", "tally", cls, "-o", tmp_path / "reports", "-v", env=env)
+    assert done.returncode in (0, 1), done.stderr  # text=True: stdout and stderr decoded as UTF-8
+    assert "Traceback" not in done.stderr
+    reports = tmp_path / "reports"
+    rows = list(csv.DictReader((reports / "gradebook.csv").open(encoding="utf-8")))
+    assert [(r["submission"], r["status"]) for r in rows] == [("alice", "graded"), ("bob", "graded"), ("caf", "graded")]
+    assert len({r["percent"] for r in rows}) == 1  # the same program: the same grade
+    for name in ("alice", "bob", "caf"):
+        folder = reports / name
+        result = json.loads((folder / "result.json").read_text(encoding="utf-8"))
+        json.loads((folder / "results.json").read_text(encoding="utf-8"))
+        ET.parse(folder / "junit.xml")
+        assert "<html" in (folder / "report.html").read_text(encoding="utf-8")
+        assert result["status"] == "graded"
+    caf = json.loads((reports / "caf" / "result.json").read_text(encoding="utf-8"))
+    assert caf["submission"].endswith("caf\u27e80xE9\u27e9")
+    bob = json.loads((reports / "bob" / "result.json").read_text(encoding="utf-8"))
+    intake_lines = bob["builds"]["game"]["intake"]
+    assert any("helper\u27e80xFF\u27e9\u240a-x.py" in line for line in intake_lines), intake_lines
+    page = (reports / "index.html").read_text(encoding="utf-8")
+    assert all(f'href="{name}/report.html"' in page for name in ("alice", "bob", "caf"))
+    assert "caf\u27e80xE9\u27e9" in done.stdout and "helper\u27e80xFF\u27e9\u240a-x.py" in done.stdout
+
+    results = tmp_path / "gradescope" / "results.json"
+    done = harness_cli("gradescope", "tally", "--submission", cls / "bob", "--results", results, env=env)
+    assert done.returncode in (0, 1), done.stderr
+    graded = json.loads(results.read_text(encoding="utf-8"))
+    assert graded["tests"] and "helper\u27e80xFF\u27e9\u240a-x.py" in graded["output"]
