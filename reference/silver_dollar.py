@@ -190,11 +190,19 @@ _BORDER_CHARS = frozenset("+-=|*#─━│┃┼┬┴├┤┌┐└┘╋═�
 _OPENERS = {"[": "]", "(": ")", "{": "}"}
 
 
+_WRAPPERS = ("()", "[]", "{}", "<>")
+
+
 def _square(token):
-    """'_' for an empty square, the coin number for a coin, None for anything else."""
+    """'_' for an empty square, the coin number for a coin (`0`, `(0)`, `[0]`, `C0`, `$0`),
+    None for anything else."""
     token = token.strip()
+    if len(token) > 2 and token[0] + token[-1] in _WRAPPERS:
+        token = token[1:-1].strip()
     if not token or len(set(token)) == 1 and token[0] in EMPTY_GLYPHS:
         return "_"
+    if len(token) > 1 and token[0] in "cC$#" and token[1:].isdigit():
+        token = token[1:]
     if token.isascii() and token.isdigit() and len(token) <= 4:
         return str(int(token))
     return None
@@ -210,8 +218,8 @@ def _piped(text):
     if "|" not in text:
         return None
     stripped = text.strip()
-    if stripped.startswith("|") and stripped.endswith("|") and len(stripped) > 1:
-        stripped = stripped[1:-1]
+    stripped = stripped[1:] if stripped.startswith("|") else stripped
+    stripped = stripped[:-1] if stripped.endswith("|") else stripped
     cells = stripped.split("|")
     squares = [_square(cell) for cell in cells]
     return squares if len(squares) >= 2 and None not in squares else None

@@ -1,0 +1,107 @@
+"""The games' readers: every drawing a person reads as the board is read as the reference draws
+it, and what a person reads in a turn (the facts) whatever the wording. Pure functions on text:
+each drawing below is one a program may print, each expectation what a person reads in it."""
+import pytest
+
+from reference import reversi, silver_dollar
+
+STRIP = "_ 0 _ _ 1 2"
+DRAWINGS = [
+    "_ 0 _ _ 1 2",
+    ". 0 . . 1 2",
+    "-  0  -  -  1  2",
+    "_\t0\t_\t_\t1\t2",
+    "[ ][0][ ][ ][1][2]",
+    "[_] [0] [_] [_] [1] [2]",
+    "(_) (0) (_) (_) (1) (2)",
+    "| |0| | |1|2|",
+    "_|0|_|_|1|2|",
+    "_ | 0 | _ | _ | 1 | 2",
+    "_0__12",
+    "C0".join(["_ ", " _ _ C1 C2"]),
+    "+---+---+---+---+---+---+\n|   | 0 |   |   | 1 | 2 |\n+---+---+---+---+---+---+",
+    "+ - - - + - - - + - - - + - - - + - - - + - - - +\n\n|       |   0   |       |       |   1   |   2   |\n\n"
+    "+ - - - + - - - + - - - + - - - + - - - + - - - +",
+    "+-----+-----+-----+-----+-----+-----+\n|     |     |     |     |     |     |\n|     |  0  |     |     |  1  |  2  |\n"
+    "|     |     |     |     |     |     |\n+-----+-----+-----+-----+-----+-----+",
+    "┌───┬───┬───┬───┬───┬───┐\n│   │ 0 │   │   │ 1 │ 2 │\n└───┴───┴───┴───┴───┴───┘",
+    "╔═══╦═══╦═══╦═══╦═══╦═══╗\n║   ║ 0 ║   ║   ║ 1 ║ 2 ║\n╚═══╩═══╩═══╩═══╩═══╩═══╝",
+    "0 1 2 3 4 5\n_ 0 _ _ 1 2",
+    "  0   1   2   3   4   5\n|   | 0 |   |   | 1 | 2 |",
+]
+
+
+@pytest.mark.parametrize("drawing", DRAWINGS)
+def test_every_drawing_of_the_strip_reads_as_the_plain_line(drawing):
+    assert silver_dollar.read_boards(drawing) == STRIP
+    assert silver_dollar.facts(drawing + "\nPlayer 2: Enter your move: ") == [("board", STRIP), ("player", "2")]
+
+
+def test_a_board_after_words_keeps_the_words_on_their_own_line():
+    assert silver_dollar.read_boards("Board: _ 0 _ 1\nPlayer 1: Enter your move: ") == \
+        "Board:\n_ 0 _ 1\nPlayer 1: Enter your move: "
+
+
+@pytest.mark.parametrize("line, player", [
+    ("Player 1: Enter your move: ", "1"), ("Your turn, player 2 > ", "2"), ("P1 move: ", "1"),
+    ("Player #2, coin and distance? ", "2"), ("Player one, go", "1"), ("Congratulations, player 2!", "2"),
+    ("Game over: player 1 won, player 2 lost.", "1"), ("Player 2 wins! Player 1 loses.", "2"),
+])
+def test_the_player_a_line_is_about_whatever_the_wording(line, player):
+    assert silver_dollar.facts(line) == [("player", player)]
+
+
+@pytest.mark.parametrize("line", ["Illegal move! Try again.", "Coin 9 is blocked or does not exist; again.",
+                                  "Enter the number of coins: ", "players 12", "Player 1 and player 2, welcome"])
+def test_lines_about_no_one_player_say_nothing(line):
+    assert silver_dollar.facts(line) == []
+
+
+@pytest.mark.parametrize("text", ["0 1 2 3 4 5", "_ _ _ _", "the 3 coins 2", "0 " * 70000, "12", "Time: 10:30"])
+def test_what_is_not_a_strip_is_left_as_it_is(text):
+    assert silver_dollar.read_boards(text) == text
+    assert not [kind for kind, _ in silver_dollar.facts(text) if kind == "board"]
+
+
+def test_a_wrong_board_is_read_as_drawn_for_the_rules_to_judge():
+    """Coins missing or out of order are the reference's to refuse (`Invalid start`), not the reader's."""
+    assert silver_dollar.facts("_ 0 _ 3 1") == [("board", "_ 0 _ 3 1")]
+
+
+def test_hostile_output_is_read_in_one_pass():
+    """A million spaces, a line of 100,000 tokens and 100,000 short lines: read, not hung on."""
+    assert silver_dollar.read_boards("x" + " " * 1_000_000 + "y") == "x" + " " * 1_000_000 + "y"
+    assert silver_dollar.facts("_ 0 " * 50_000) == []
+    many = "_ 0\n" * 100_000  # rows that cannot be one box (a coin on every row): each its own strip
+    assert silver_dollar.facts(many) == [("board", "_ 0")] * 100_000
+
+
+GRID = "  abcdef\n1 ......\n2 ......\n3 ..○●..\n4 ..●○..\n5 ......\n6 ......"
+GRIDS = [
+    GRID,
+    "  a b c d e f\n1 . . . . . .\n2 . . . . . .\n3 . . ○ ● . .\n4 . . ● ○ . .\n5 . . . . . .\n6 . . . . . .",
+    "  ABCDEF\n1 ------\n2 ------\n3 --OX--\n4 --XO--\n5 ------\n6 ------",
+    "......\n......\n..WB..\n..BW..\n......\n......",
+    "   a b c d e f\n  +-+-+-+-+-+-+\n1 | | | | | | |\n2 | | | | | | |\n3 | | |O|X| | |\n4 | | |X|O| | |\n"
+    "5 | | | | | | |\n6 | | | | | | |\n  +-+-+-+-+-+-+",
+    "    a   b   c   d   e   f\n  ┌───┬───┬───┬───┬───┬───┐\n1 │   │   │   │   │   │   │ 1\n2 │   │   │   │   │   │   │ 2\n"
+    "3 │   │   │ ○ │ ● │   │   │ 3\n4 │   │   │ ● │ ○ │   │   │ 4\n5 │   │   │   │   │   │   │ 5\n"
+    "6 │   │   │   │   │   │   │ 6\n  └───┴───┴───┴───┴───┴───┘",
+    "  a b c d e f\n0 . . . . . .\n1 . . . . . .\n2 . . o x . .\n3 . . x o . .\n4 . . . . . .\n5 . . . . . .",
+]
+
+
+@pytest.mark.parametrize("drawing", GRIDS)
+def test_every_drawing_of_the_grid_reads_as_the_handouts(drawing):
+    assert reversi.read_boards(drawing + "\n\nBlack's turn") == GRID + "\n\nBlack's turn"
+
+
+@pytest.mark.parametrize("text, found", [
+    ("Black's turn\nRow? (1-6) ", [("turn", "black")]),
+    ("Nope, try again.\nRow? (1-6) ", []),
+    ("Final count: black=20, white=16\nBLACK WON!", [("result", "black")]),
+    ("It's a draw!", [("result", "tie")]),
+    ("White has no legal moves!\n", [("turn", "white")]),
+])
+def test_what_a_reversi_turn_says_whatever_the_wording(text, found):
+    assert reversi.facts(text) == found
