@@ -214,6 +214,25 @@ def _words(line: str) -> list[str]:
     return "".join(ch if ch.isalpha() else " " for ch in line.lower()).split()
 
 
+def _named_otherwise(line: str, words: list[str]) -> list[str]:
+    """A colour a line names without its word: by its piece (`Turn: ●`), or as player 1 (Black,
+    who moves first) or player 2."""
+    pieces = [name for name, glyph in _COLOURS if glyph in line]
+    if pieces:
+        return pieces
+    lowered = line.lower()
+    return [name for name, number in (("black", "1"), ("white", "2"))
+            if any(lowered[at + 6:at + 8].strip().startswith(number) for at in _finds(lowered, "player"))]
+
+
+def _finds(text: str, word: str) -> list[int]:
+    found, at = [], text.find(word)
+    while at >= 0 and len(found) < 8:
+        found.append(at)
+        at = text.find(word, at + 1)
+    return found
+
+
 def facts(text: str) -> list[tuple[str, str]]:
     """What a person reads in a turn's output, in order, whatever the drawing and the wording:
     every board drawn (`board`, its rows joined by `/`), whose turn a line announces (`turn`:
@@ -234,7 +253,7 @@ def facts(text: str) -> list[tuple[str, str]]:
         if len(line) > _LONGEST_ROW * 4:
             continue
         words = _words(line)
-        named = [name for name, _ in _COLOURS if name in words]
+        named = [name for name, _ in _COLOURS if name in words] or _named_otherwise(line, words)
         if any(word.startswith(_TIED) for word in words) and len(named) != 1:
             found.append(("result", "tie"))
         elif len(named) == 1 and any(word.startswith(_WINNING) for word in words):

@@ -102,6 +102,9 @@ def test_every_drawing_of_the_grid_reads_as_the_handouts(drawing):
     ("Final count: black=20, white=16\nBLACK WON!", [("result", "black")]),
     ("It's a draw!", [("result", "tie")]),
     ("White has no legal moves!\n", [("turn", "white")]),
+    ("Turn: ●\nRow? ", [("turn", "black")]),
+    ("Player 2, your move", [("turn", "white")]),
+    ("Player 1 wins!", [("result", "black")]),
 ])
 def test_what_a_reversi_turn_says_whatever_the_wording(text, found):
     assert reversi.facts(text) == found
