@@ -365,7 +365,8 @@ def keepable(compiled: Compiled, language: str, out: Path, staged: Staged) -> bo
     log = compiled.log
     if not compiled.ok and (compiled.status != 1 or "[harness: " in log or any(m in log for m in NOT_A_VERDICT)):
         return False
-    if any(word in staged.student and word.startswith(OPTION_MARKS) for command in compiled.commands for word in command):
+    words = [word for command in compiled.commands for word in command]
+    if any(word in staged.student and word.startswith(OPTION_MARKS) for word in words):
         return False
     return _only_compiler_output(language, out)
 
@@ -384,7 +385,8 @@ def compile_with_fallback(lang: Language, staged: Staged, values: dict, result: 
     """Compile everything; if every error is in extra files (a stray test, an old copy), compile
     again without those files and say so. Otherwise the first build's failure stands."""
     steps = lang.build if lang.build is not None else RECIPES[lang.name]["build"]
-    compiled = compile_sources(steps, {**values, "sources": [command_path(n) for n in staged.sources]}, result, compiler)
+    sources = [command_path(name) for name in staged.sources]
+    compiled = compile_sources(steps, {**values, "sources": sources}, result, compiler)
     in_error = {name.removeprefix("./") for name in diagnose.files_in_error(compiled.log)}
     if compiled.ok or not in_error or not in_error <= set(staged.extras):
         return compiled

@@ -32,7 +32,8 @@ def render(result: SubmissionResult, stream=None, colour: bool | None = None) ->
         for line in build.intake:
             say(_paint(f"  intake ({target}): {one_line(cap(line, REASON_CHARS))}", "dim", on))
         if not build.ok:
-            say(_paint(f"  build of {target} ({build.language}): {one_line(cap(build.reason, REASON_CHARS))}", "failed", on))
+            reason = one_line(cap(build.reason, REASON_CHARS))
+            say(_paint(f"  build of {target} ({build.language}): {reason}", "failed", on))
             shown = build.diagnosis or "\n".join(build.log.strip().splitlines()[-15:])
             if shown.strip():
                 say("    " + "\n    ".join(_safe(shown, 3000).splitlines()))
