@@ -145,29 +145,39 @@ def load(game: str, root: Path | None = None) -> Spec:
 
 
 def _message_class(doc: yamlfile.Document, message_id: str, data: dict) -> "compare.MessageClass":
-    try:
-        accept = re.compile(data["accept"])
-    except re.error as problem:
-        raise InputError(f"messages.{message_id}.accept is not a valid regular expression: {problem}",
-                         doc.path, doc.line_of(["messages", message_id, "accept"]))
+    """A message class with its patterns compiled by RE2 (they run on every line a program prints)."""
+    patterns = {}
+    for key in ("accept", "unless"):
+        value = data.get(key)
+        listed = value if isinstance(value, list) else [] if value is None else [value]
+        where = ["messages", message_id, key]
+        patterns[key] = [_re2_pattern(doc, where + [i] if isinstance(value, list) else where, text)
+                         for i, text in enumerate(listed)]
+    message = compare.MessageClass(message_id, data["text"], tuple(patterns["accept"]), tuple(patterns["unless"]))
     named = max((int(g) for g in re.findall(r"\\(\d+)", data["text"])), default=0)
-    if named > accept.groups:
-        raise InputError(f"messages.{message_id}.text uses group \\{named}, but accept has {accept.groups} group(s)",
+    if named > message.groups:
+        raise InputError(f"messages.{message_id}.text uses group \\{named}, but accept has {message.groups} group(s)",
                          doc.path, doc.line_of(["messages", message_id, "text"]))
-    return compare.MessageClass(message_id, data["text"], accept)
+    return message
+
+
+def _re2_pattern(doc: yamlfile.Document, keys: list, text: str):
+    """A pattern over program output, compiled by RE2 (linear time) or refused at its line."""
+    try:
+        return compare.pattern(text)
+    except compare.PatternError as problem:
+        raise InputError(f"{'.'.join(map(str, keys))} is not a pattern RE2 can run: {problem}; a program's output "
+                         "is matched with RE2, in linear time, so write the pattern in RE2's syntax",
+                         doc.path, doc.line_of(keys))
 
 
 def check_policy(doc: yamlfile.Document, where: list, layer) -> None:
-    """The line filters of a compare policy must be valid regular expressions."""
+    """The line filters of a compare policy must be patterns RE2 can run."""
     if not isinstance(layer, dict):
         return
     for key in ("keep_lines", "drop_lines"):
         if layer.get(key):
-            try:
-                re.compile(layer[key])
-            except re.error as problem:
-                raise InputError(f"compare.{key} is not a valid regular expression: {problem}",
-                                 doc.path, doc.line_of([*where, key]))
+            _re2_pattern(doc, [*where, key], layer[key])
 
 
 # The placeholders of build and run templates; those holding several words stand alone.

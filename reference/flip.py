@@ -290,7 +290,7 @@ class GameState:
         (self.flip if move.action == "f" else self.play)(move.value)
 
 
-_STATE_LINE = re.compile(r"^([ \t]*(?:Game state:[ \t]*)?)([^\n]*?)([ \t\r]*)$", re.M)
+_STATE_LABEL = "Game state:"
 
 
 def _lenient_state(text: str) -> str | None:
@@ -313,6 +313,19 @@ def _lenient_state(text: str) -> str | None:
     return "|".join("+".join(pair) for pair in halves)
 
 
+def _canonical_state_line(line: str) -> str:
+    """One line (without its end): indentation, an optional `Game state:` label and the spaces
+    around it, the text, trailing spaces; the text rewritten if it reads as a state. Plain
+    string code, linear in the line: a program's output may be a line of 100,000 spaces."""
+    text = line.rstrip(" \t\r")
+    head = len(text) - len(text.lstrip(" \t"))
+    if text.startswith(_STATE_LABEL, head):
+        after = head + len(_STATE_LABEL)
+        head = len(text) - len(text[after:].lstrip(" \t"))
+    state = _lenient_state(text[head:]) if "|" in text[head:] else None
+    return line if state is None else line[:head] + state + line[len(text):]
+
+
 def canonical_states(text: str) -> str:
     """Every state a line shows (`Game state: ...` in a game, a bare state where the method
     driver prints toString()) read leniently and written canonically.
@@ -321,10 +334,9 @@ def canonical_states(text: str) -> str:
     game and the methods judge the states (the facts) and only the `to-string` item, which
     turns the rewrite off, judges how toString() writes them. A line that does not read as a
     state is left as it is."""
-    def canonical(match):
-        state = _lenient_state(match.group(2)) if "|" in match.group(2) else None
-        return match.group(1) + state + match.group(3) if state is not None else match.group(0)
-    return _STATE_LINE.sub(canonical, text) if "|" in text else text
+    if "|" not in text:
+        return text
+    return "\n".join(_canonical_state_line(line) if "|" in line else line for line in text.split("\n"))
 
 
 def illegal_attempts(state: GameState, move: Move) -> list:

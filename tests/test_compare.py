@@ -1,13 +1,20 @@
-"""Comparison policies, views, the first divergent turn, and the 'would pass if' hints."""
-import re
+"""Comparison policies, views, the first divergent turn, and the 'would pass if' hints; and that
+comparing hostile output stays linear and within its CPU budget."""
+import shutil
+import threading
+
+import pytest
 
 from harness import compare
+from harness import spec as specs
+from harness.errors import InputError
 from harness.outcome import End
+from tests.conftest import ROOT
 
 EXPECTED = [{"out": "Board\nRow? "}, {"in": "4"}, {"out": "Not a legal move!\nRow? "}, {"in": "3"},
             {"out": "done\n"}]
-ILLEGAL = compare.MessageClass("illegal", "Not a legal move!", re.compile(r"(?i)\b(illegal|invalid|not a (legal|valid))\b"))
-WINNER = compare.MessageClass("winner", r"Player \1 wins!", re.compile(r"(?i)player\s*([12])\b.*\bwins?\b"))
+ILLEGAL = compare.MessageClass("illegal", "Not a legal move!", r"(?i)\b(illegal|invalid|not a (legal|valid))\b")
+WINNER = compare.MessageClass("winner", r"Player \1 wins!", r"(?i)player\s*([12])\b.*\bwins?\b")
 
 
 def run(actual, flags, end=End.exited(0), expected=EXPECTED, messages=()):
@@ -125,3 +132,141 @@ def test_kept_lines_keep_their_line_ends():
     assert run(spaced, ["default", {"keep_lines": "turn|Row"}], expected=expected).passed
     no_space = [{"out": "Board\nBlack's turn\nRow?"}, {"in": "4"}, {"out": "done\n"}]
     assert not run(no_space, ["default", {"keep_lines": "turn|Row"}], expected=expected).passed
+
+
+def test_a_class_may_need_several_words_in_any_order_and_rule_some_out():
+    """RE2 has no lookarounds: `accept` lists what must all be found, `unless` what must not;
+    groups are numbered across the list, and \\1 takes the first pattern's group."""
+    count = compare.MessageClass("count", r"Player (\1) has \2\3 connected", [
+        r"\b([XO])\b", r"(?i)\b(?:(\d+)\s+connected\b|longest run\b\D{0,40}?(\d+))"])
+    assert count.groups == 3
+    assert count.read("Player Alice (X) has 2 connected pieces.") == "Player (X) has 2 connected"
+    assert count.read("Longest run for X: 4") == "Player (X) has 4 connected"  # the match spans the X
+    assert count.read("4 connected") is None
+    ask = compare.MessageClass("ask", "y or n", [r"(?i)\by/n\b", r"(?i)\bplease\b"], unless=r"(?i)\bagain\b")
+    assert ask.read("Please answer y/n") == "y or n"
+    assert ask.read("Play again? Please answer y/n") is None
+
+
+def test_a_pattern_re2_cannot_run_is_refused_with_the_reason():
+    for bad in [r"(?=.*wins)", r"(a)\1", r"x\Z", r"(?<!a)b"]:
+        with pytest.raises(compare.PatternError, match="RE2 has no lookarounds"):
+            compare.pattern(bad)
+    with pytest.raises(compare.PatternError, match="missing"):
+        compare.pattern("(unclosed")
+
+
+@pytest.mark.parametrize("key, line, value", [
+    ("accept", "    accept: '(?i)\\b(?:illegal|invalid|not allowed|try again)\\b'",
+     "    accept: '(?i)^(?=.*\\billegal\\b)'"),
+    ("compare", "     compare: {preset: lenient, turns: first}}",
+     "     compare: {preset: lenient, turns: first, keep_lines: '(\\d)\\1'}}"),
+])
+def test_a_spec_pattern_re2_cannot_run_is_refused_at_its_line(tmp_path, key, line, value):
+    shutil.copytree(ROOT / "tests" / "fixture" / "specs", tmp_path / "specs")
+    (tmp_path / "cases").mkdir()
+    path = tmp_path / "specs" / "tally" / "spec.yaml"
+    text = path.read_text()
+    assert line in text
+    path.write_text(text.replace(line, value, 1))
+    with pytest.raises(InputError) as refused:
+        specs.load("tally", tmp_path)
+    number = path.read_text().splitlines().index(value) + 1
+    assert str(refused.value).startswith(f"{path}:{number}: ")
+    assert "is not a pattern RE2 can run" in str(refused.value)
+
+
+# --- hostile output: linear, within the CPU budget ----------------------------------------------
+
+MILLION = 1_000_000
+HOSTILE = {
+    "a line of a million spaces": " " * MILLION + "\n",
+    "x, a million spaces, y": "x" + " " * MILLION + "y\n",
+    "a million characters, no newline": "ab" * (MILLION // 2),
+    "a hundred thousand newlines": "\n" * (MILLION // 10),
+    "a long line unlike the expected one": "Not " + "a legal move " * (MILLION // 13) + "\n",
+}
+# Every preset, each flag on its own and all of them, and the views (messages, line filters, a
+# last turn from a marker): the hint ladder re-runs the comparison under looser policies too.
+POLICIES = ([[p] for p in compare.PRESETS] + [["exact", {flag: True}] for flag in compare.FLAGS]
+            + [["exact", {flag: True for flag in compare.FLAGS}]]
+            + [[p, {"messages": True, "keep_lines": r"(?i)move|row|done|\s$", "drop_lines": r"^\s*$"}]
+               for p in compare.PRESETS]
+            + [["whitespace", {"turns": "last", "from": "Not", "messages": True}]])
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_hostile_output_compares_within_the_budget_under_every_policy(name):
+    """Before: "x" + 120,000 spaces + "y" took 44 s of CPU (a quadratic regex on trailing
+    spaces); bench/compare.py prints the seconds. Here each comparison must fit in 1 s: the
+    flood against a long expected line (so the difference is described on two long lines)."""
+    actual = [{"out": "Board\nRow? "}, {"in": "4"}, {"out": HOSTILE[name]}, {"in": "3"}, {"out": "done\n"}]
+    expected = [{"out": "Board\nRow? "}, {"in": "4"}, {"out": "Not " + "a legal move " * 70_000 + "!\n"},
+                {"in": "3"}, {"out": "done\n"}]
+    for flags in POLICIES:
+        view = compare.View(compare.policy(*flags), (ILLEGAL, WINNER))
+        result = compare.compare_within(expected, End.exited(0), actual, End.exited(0), view, seconds=1.0)
+        assert not any("of CPU" in problem for problem in result.problems), (flags, result.problems)
+        assert result.passed or len(result.difference) < 2000  # (a last-turn policy looks past the flood)
+
+
+def test_a_long_line_unlike_the_expected_one_is_described_by_its_first_differing_column():
+    expected = [{"out": "x" + " " * 50_000 + "y\n"}]
+    actual = [{"out": "x" + " " * 50_000 + "z" + "w" * 5000 + "\n"}]
+    result = compare.compare_within(expected, End.exited(0), actual, End.exited(0),
+                                    compare.View(compare.policy("exact")), seconds=1.0)
+    assert "turn 0, line 1: expected 'x " in result.difference
+    assert "(the lines first differ at column 50002)" in result.difference
+    nearly = [{"out": "x" + " " * 50_000 + "z\n"}]
+    result = compare.compare_within(expected, End.exited(0), nearly, End.exited(0),
+                                    compare.View(compare.policy("exact")), seconds=1.0)
+    assert "('y' became 'z' at column 50002)" in result.difference
+
+
+def test_many_lines_are_aligned_only_near_the_first_difference():
+    lines = [f"line {i}" for i in range(20_000)]
+    expected = [{"out": "\n".join(lines) + "\n"}]
+    changed = [{"out": "\n".join(lines[:15_000] + ["lime 15000"] + lines[15_001:]) + "\n"}]
+    for preset in ("default", "lenient"):
+        result = compare.compare_within(expected, End.exited(0), changed, End.exited(0),
+                                        compare.View(compare.policy(preset)), seconds=1.0)
+        assert "line 15001" in result.difference and "'line 15000'" in result.difference
+    same_lines = [{"out": "\n" * 20_000 + "x\n"}]
+    result = compare.compare_within([{"out": "\n" * 20_000 + "y\n"}], End.exited(0), same_lines, End.exited(0),
+                                    compare.View(compare.policy("exact")), seconds=1.0)
+    assert "line 20001: expected 'y', got 'x'" in result.difference
+
+
+def _heavy():
+    """A comparison that takes far more than a few milliseconds: every line a message candidate."""
+    numbers = "".join(f"{i}\n" for i in range(300_000))
+    digits = compare.MessageClass("digits", "", r"^\d+$")
+    view = compare.View(compare.policy("lenient", {"messages": True}), (digits,))
+    return [{"out": "Board\n"}], [{"out": numbers}, {"in": "1"}, {"out": numbers}], view
+
+
+def test_a_comparison_over_its_cpu_budget_fails_the_case_and_says_why():
+    expected, actual, view = _heavy()
+    result = compare.compare_within(expected, End.exited(0), actual, End.exited(0), view, seconds=0.01)
+    assert not result.passed
+    assert result.problems[0].startswith("comparing this case took more than 0.01 s of CPU: the program's output")
+    assert [t.index for t in result.turns] == [0, 1]  # the turns are still shown, as printed
+    assert result.difference is None and result.hint is None
+
+
+def test_the_budget_holds_outside_the_main_thread_too():
+    """No timer signal there: the comparison's steps check the thread's CPU time."""
+    expected, actual, view = _heavy()
+    results = []
+    worker = threading.Thread(target=lambda: results.append(
+        compare.compare_within(expected, End.exited(0), actual, End.exited(0), view, seconds=0.01)))
+    worker.start()
+    worker.join()
+    assert "comparing this case took more than 0.01 s of CPU" in results[0].problems[0]
+
+
+def test_the_budget_leaves_no_timer_behind():
+    import signal
+    compare.compare_within(EXPECTED, End.exited(0), EXPECTED, End.exited(0), compare.View(compare.policy("exact")))
+    assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
+    assert signal.getsignal(signal.SIGPROF) == signal.SIG_DFL
