@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from harness import cases as caseload
-from harness import compare
+from harness import compare, grading
 from harness import spec as specs
 from harness.starts import find_start
 from reference import silver_dollar as sd
@@ -33,8 +33,8 @@ def test_a_correct_program_scores_full_marks_on_any_board(grader):
         assert not problems
         assert result.percent == pytest.approx(100.0)
         by_name = {c.name: c for c in result.cases}
-        starts.append(find_start(spec.random_start["capture"],
-                                 "".join(e.get("out", "") for e in by_name["board-12-coins"].actual)))
+        starts.append(find_start(spec.random_start, "".join(e.get("out", "") for e in by_name["board-12-coins"].actual),
+                                 grading.state_reader(spec).read))
     assert all(starts)
     # three 12-coin boards drawn by the program itself: they differ (a repeat has odds below 1e-20)
     assert len(set(starts)) == 3
@@ -111,7 +111,7 @@ def test_end_judges_who_won_not_the_wording():
     ends = [c for c in found if c.rubric == "end"]
     assert len(ends) >= 10
     for case in ends:
-        view = compare.View(spec.policy(case.rubric, case.compare), spec.messages)
+        view = compare.View(spec.policy(case.rubric, case.compare), spec.messages, grading.state_reader(spec))
         last = case.expected_events[-1]["out"]
         winner = last.rstrip("\n").split("\n")[-1]
         player = winner.split()[1]
