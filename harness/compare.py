@@ -518,9 +518,17 @@ def _compare(expected_events, expected_end: End, actual_events, actual_end: End,
             result.difference += f"; the transcripts first differ at {describe_difference(earlier, view)}"
         if end_ok and not view.reads_facts:
             result.hint = _hint(exp_turns, exp_inputs, act_turns, act_inputs, view)
+        if view.reads_facts:  # the facts say what differs; the program's own lines say why
+            index = turn.index if turn.index < len(printed[1]) else len(printed[1]) - 1
+            result.difference += f"; the program printed there: {_first_printed(printed[1][index])}"
     if view.reads_facts:
         _show_printed(shown, *printed)
     return result
+
+
+def _first_printed(text: str, lines: int = 3, width: int = 200) -> str:
+    shown = [line[:width] for line in text.replace("\r\n", "\n").split("\n") if line.strip()][:lines]
+    return repr(" | ".join(shown)) if shown else "nothing"
 
 
 def compare_within(expected_events, expected_end: End, actual_events, actual_end: End, view: View,
