@@ -425,3 +425,35 @@ def test_a_class_with_names_that_are_not_utf8_is_graded_whole(tmp_path, harness_
     assert done.returncode in (0, 1), done.stderr
     graded = json.loads(results.read_text(encoding="utf-8"))
     assert graded["tests"] and "helper\u27e80xFF\u27e9\u240a-x.py" in graded["output"]
+
+
+TALLY_SPACES = '''
+print("Start: 2")
+print("x" + " " * 120000 + "y")
+while True:  # then waits: reads every line typed and answers nothing
+    try:
+        input()
+    except EOFError:
+        break
+'''
+
+
+def test_a_line_of_spaces_costs_the_program_not_the_grader(tmp_path):
+    """A program that prints "x", 120,000 spaces and "y", then waits: comparing it took 44 s of
+    grader CPU per comparison (a quadratic regex on spaces at line ends). Now each of its cases
+    is compared in linear time and fails for the program (not a harness error), and its grade
+    is not raised; the output limit is raised so that the whole line reaches the comparison."""
+    import dataclasses
+    spec, milestone = specs.parse_game("tally", ROOT / "tests" / "fixture")
+    found = [dataclasses.replace(case, limits={**case.limits, "output_bytes": 1_000_000})
+             for case in caseload.load_all(spec, milestone)]
+    folder = tmp_path / "spaces"
+    folder.mkdir()
+    (folder / "tally.py").write_text(TALLY_SPACES)
+    with grading.Grader() as grader:
+        result = grader.grade(spec, milestone, found, folder)
+    assert result.status == "graded"
+    assert [c.status for c in result.cases if c.status != "failed"] == []
+    assert result.percent == 0.0
+    for case in result.cases:
+        assert "turn 0" in case.reason  # compared, and the first difference named
