@@ -3,6 +3,8 @@
 Exit codes: 0 all passed / done, 1 some case failed, 2 usage or input error.
 """
 import argparse
+import dataclasses
+import math
 import os
 import signal
 import subprocess
@@ -47,6 +49,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("program", type=arguments.existing_path, help="a submission folder or source file, or an executable to run as is")
     p.add_argument("-k", dest="select", help="only cases whose name contains this text")
     p.add_argument("-v", "--verbose", action="store_true", help="show the first divergent turn of each failure")
+    _budget_option(p)
 
     p = sub.add_parser("grade", help="build, run every case, score and write reports", epilog=EPILOG)
     p.add_argument("game")
@@ -67,11 +70,13 @@ def _parser() -> argparse.ArgumentParser:
                         "default: this machine")
     p.add_argument("--no-sandbox", action="store_true",
                    help="run submissions without bubblewrap (only for programs you trust)")
+    _budget_option(p)
 
     p = sub.add_parser("check", help="a student's self-check on the public cases", epilog=EPILOG)
     p.add_argument("game")
     p.add_argument("submission", type=arguments.existing_path)
     p.add_argument("-o", "--output", type=arguments.report_folder, default="reports", help="where the HTML report goes")
+    _budget_option(p)
 
     p = sub.add_parser("gradescope", help="grade the submission of a Gradescope autograder run into its results.json",
                        epilog=EPILOG)
@@ -107,11 +112,36 @@ def _parser() -> argparse.ArgumentParser:
                    help="check only this sample (repeatable)")
     p.add_argument("--no-sandbox", action="store_true",
                    help="run the samples without bubblewrap (they are the project's own programs)")
+    _budget_option(p)
 
     p = sub.add_parser("regen", help="rewrite expected transcripts from the reference", epilog=EPILOG)
     p.add_argument("targets", nargs="*", help="games and/or case files (default: every game)")
     p.add_argument("--check", action="store_true", help="change nothing; exit 1 if any case is stale (for CI)")
     return parser
+
+
+def _budget(text: str) -> float:
+    """--budget SECONDS: above 0 and at most the spec setting's cap."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and 0 < value <= specs.MAX_SUBMISSION_SECONDS):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a time budget; give seconds above 0 and at most "
+                                         f"{specs.MAX_SUBMISSION_SECONDS:g}")
+    return value
+
+
+def _budget_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--budget", type=_budget, metavar="SECONDS",
+                   help="the wall time all the runs of one submission may take together (its draws, repeats and "
+                        "extra runs; not the time it waits for a worker); what is left then fails, not run "
+                        "(default: the spec's limits.submission_seconds, else 600)")
+
+
+def _budgeted(spec, args):
+    """The spec with the submission time budget given on the command line, if one was."""
+    return dataclasses.replace(spec, submission_seconds=args.budget) if args.budget else spec
 
 
 def main(argv=None) -> int:
@@ -212,6 +242,7 @@ def _grade_one(spec, milestone, found, submission: Path, builds=None):
 def cmd_grade(args) -> int:
     from harness import batch  # the class machinery (reports, class page) loads only where it is used
     spec, milestone = specs.parse_game(args.game)
+    spec = _budgeted(spec, args)
     batch.require_some(args.submissions)
     found = _load_cases(spec, milestone, args.select)
     detail = progress.QUIET if args.quiet else progress.VERBOSE if args.verbose else progress.NORMAL
@@ -230,6 +261,7 @@ def cmd_grade(args) -> int:
 
 def cmd_check(args) -> int:
     spec, milestone = specs.parse_game(args.game)
+    spec = _budgeted(spec, args)
     found = _load_cases(spec, milestone, public_only=True)
     if not sandbox.available():
         print("note: bubblewrap is not installed, so your program runs without the sandbox", file=sys.stderr)
@@ -244,6 +276,7 @@ def cmd_check(args) -> int:
 
 def cmd_run(args) -> int:
     spec, milestone = specs.parse_game(args.game)
+    spec = _budgeted(spec, args)
     found = _load_cases(spec, milestone, args.select)
     program = args.program
     builds = None
@@ -310,7 +343,7 @@ def cmd_samples(args) -> int:
     from harness import samples
     chosen = []
     for game in dict.fromkeys(args.games):
-        spec = specs.load(game)
+        spec = _budgeted(specs.load(game), args)
         expectations = samples.load(spec)
         for name in [] if args.only else samples.unlisted(spec, expectations):
             print(f"note: {samples.folder(spec) / name} has no entry in expected.yaml, so it is not checked", file=sys.stderr)

@@ -11,6 +11,7 @@ import importlib
 import math
 import os
 import threading
+import time
 import traceback
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -20,6 +21,7 @@ from pathlib import Path
 
 from harness import build as builder
 from harness import compare, config, distribution, facts, runner, sandbox, scoring
+from harness.budget import SPENT, Budget, Meter, counter
 from harness.javac_server import WarmJavac
 from harness.cases import Case
 from harness.environment import Workdir, child_env, fork_server, reference_env
@@ -34,11 +36,13 @@ from harness.starts import (MISSING, RULES, UNPLAYABLE, UNUSABLE, Rerun, StartPr
 # starts are usable at least half the time gets one within 20 draws but for a chance below one
 # in a million; one that rarely draws a usable start has lost its setup item long before.
 START_DRAWS = 20
-# A run that shows no start at all (a crash before the first board) is drawn again too, unless
-# the program is plainly deterministic: this many runs in a row, each without a start and with
-# the very same output (a program that crashes on a sixth of its draws does that by chance once
-# in 7,776 cases).
+# A run that shows no start at all (a crash before the first board) is drawn again too, but a
+# correct program shows its start on every run, so a case whose first runs all show none fails:
+# after SAME_MISSES runs with the very same output (a deterministic crash; a program that
+# crashes on a sixth of its draws does that by chance once in 7,776 cases), or after MISSES
+# whatever they printed (text that differs every run; by chance (1/6)**8 < 1e-6), not START_DRAWS.
 SAME_MISSES = 5
+MISSES = 8
 
 
 @dataclass
@@ -106,21 +110,32 @@ def _program_args(spec: Spec, case: Case) -> list[str]:
     return case.args + [a.replace("{seed}", str(case.seed)) for a in seed_args]
 
 
-def _run_program(spec: Spec, case: Case, build: builder.Build, home: str, inputs) -> tuple[list[str], runner.RunResult]:
+def _run_program(spec: Spec, case: Case, build: builder.Build, home: str, inputs,
+                 meter: Meter | None = None) -> tuple[list[str], runner.RunResult]:
+    """The program's run; with a meter, counted against its submission's budget as it goes."""
     command = build.command(_program_args(spec, case))
     confined = sandbox.wrap(command, writable=[home], readable=[build.src] if build.src else [],
                             hidden=build.hidden, cwd=home) if build.sandboxed else command
-    run = runner.run(confined, env=child_env(home), cwd=home, inputs=inputs, limits=case_limits(spec, case))
+    limits = dataclasses.replace(case_limits(spec, case), budget=meter)
+    run = runner.run(confined, env=child_env(home), cwd=home, inputs=inputs, limits=limits)
     if build.sandboxed and run.end.kind == "exit":
         run.end = End.parse(sandbox.exit_status(run.end.status))
     return command, run
 
 
-def _rewritten(spec: Spec, events: list[dict]) -> tuple[list[dict], bool]:
-    """The program's output with the handout's alternative renderings read as the reference's."""
+def _rewritten(spec: Spec, events: list[dict]) -> tuple[list[dict], bool, list[str]]:
+    """The program's output with the handout's alternative renderings read as the reference's,
+    and what the reading says of itself (a rewrite may return a str with `notes`: an ambiguous
+    drawing and the reading taken)."""
     rewrite = rewriter(spec.rewrite)
-    out = [{"out": rewrite(e["out"])} if "out" in e else e for e in events]
-    return out, out != events
+    out, notes = [], []
+    for event in events:
+        if "out" in event:
+            read = rewrite(event["out"])
+            notes += getattr(read, "notes", ())
+            event = {"out": str(read)}
+        out.append(event)
+    return out, out != events, list(dict.fromkeys(notes))
 
 
 def _expected(spec: Spec, case: Case, run: runner.RunResult, events: list[dict], inputs, home: str):
@@ -172,19 +187,22 @@ def _show_as_printed(turns, printed_events: list[dict]) -> None:
             turn.actual = printed[turn.index]
 
 
-def _attempt(spec: Spec, case: Case, build: builder.Build) -> tuple[CaseResult, StartProblem | None]:
+def _attempt(spec: Spec, case: Case, build: builder.Build,
+             meter: Meter | None = None) -> tuple[CaseResult, StartProblem | None]:
     """Run once, then judge; a start that cannot be graded comes back as the problem."""
     result = CaseResult(case.name, case.description, case.rubric, case.points, case.visibility)
     with Workdir() as home:
         inputs = make_inputs(spec, case, home)
-        result.command, run = _run_program(spec, case, build, home, inputs)
+        result.command, run = _run_program(spec, case, build, home, inputs, meter)
         result.actual, result.actual_end, result.detail = run.events, run.end, run.detail
         result.notes, result.seconds = list(run.notes), run.seconds
         view = compare.View(spec.policy(case.rubric, case.compare), spec.messages, state_reader(spec))
-        events, changed = _rewritten(spec, run.events)
+        events, changed, read_notes = _rewritten(spec, run.events)
         if changed and view.flags.get("rewrite", True):
             result.notes.append("the program's output was read with the handout's alternative forms "
-                                "(the spec's rewrite) before it was compared")
+                                "(the spec's rewrite) before it was compared: each turn shows the reading "
+                                "beside the program's lines")
+            result.notes += [f"reading the program's output: {note}" for note in read_notes]
         expected = _expected(spec, case, run, events, inputs, home)
         result.starts = _drawn(spec, case, events, expected)
         if isinstance(expected, StartProblem):
@@ -209,17 +227,50 @@ def _drawn(spec: Spec, case: Case, events: list[dict], expected) -> list[str]:
     return [start] if start is not None and too_long(settings, start) is None else []
 
 
-def _run_drawn(spec: Spec, case: Case, build: builder.Build) -> CaseResult:
+def _out_of_time(case: Case, budget: Budget) -> CaseResult:
+    """A case (or the rest of one) the submission's spent budget leaves no time for: the program's."""
+    return CaseResult(case.name, case.description, case.rubric, case.points, case.visibility, FAILED,
+                      reason=f"not run: {budget.describe()}")
+
+
+def _metered_attempt(spec: Spec, case: Case, build: builder.Build,
+                     budget: Budget | None) -> tuple[CaseResult, StartProblem | None]:
+    """One attempt within the submission's time budget: none once it is spent; else the
+    program's run is capped by what is left and stopped when it runs out, and the whole
+    attempt's time (the reference's re-run and the comparison too) is counted, so only the
+    submission's own work is, never its cases' wait in the queue. A run the budget stopped
+    fails its case for the program, and says so, whatever its output showed."""
+    if budget is None:
+        return _attempt(spec, case, build)
+    if budget.left() <= 0:
+        return _out_of_time(case, budget), None
+    meter = Meter(budget)
+    started = time.monotonic()
+    try:
+        result, problem = _attempt(spec, case, build, meter)
+    finally:
+        budget.spend(time.monotonic() - started - meter.counted)
+    if result.detail.startswith(SPENT):
+        if result.reason:
+            result.notes.append(f"as judged before the budget was spent: {result.reason}")
+        result.status, result.charged_to = FAILED, None
+        result.reason = f"{result.detail}; all its runs together may take {budget.seconds:g} s, so this case fails"
+        return result, None
+    return result, problem
+
+
+def _run_drawn(spec: Spec, case: Case, build: builder.Build, budget: Budget | None = None) -> CaseResult:
     """The case run until it draws a start it can be graded on (`_draw`), with every start the
     program showed on the way, for the check of its random setup."""
     drawn: list[str] = []
     broken: list[str] = []
-    result = _draw(spec, case, build, drawn, broken)
+    result = _draw(spec, case, build, drawn, broken, budget)
     result.starts, result.against_rules = drawn, broken
     return result
 
 
-def _draw(spec: Spec, case: Case, build: builder.Build, drawn: list[str], broken: list[str]) -> CaseResult:
+def _draw(spec: Spec, case: Case, build: builder.Build, drawn: list[str], broken: list[str],
+          budget: Budget | None = None) -> CaseResult:
     """A random game may draw a start that cannot be graded. Another run draws another:
     an unplayable start (within the rules) never counts; one against the rules is charged to
     the setup item, except that the setup item's own cases take the first start they get
@@ -229,10 +280,12 @@ def _draw(spec: Spec, case: Case, build: builder.Build, drawn: list[str], broken
     setup = settings.get("rubric") if settings else None
     seen: dict[str, CaseResult] = {}
     missed: list[str] = []  # outputs of the runs that showed no start
-    for _ in range(draws):
-        result, problem = _attempt(spec, case, build)
+    for tried in range(draws):
+        result, problem = _metered_attempt(spec, case, build, budget)
         drawn += result.starts
         if problem is None:
+            if tried and result.reason.startswith(("not run:", SPENT)):
+                result.notes.append(f"drawn {tried} times before the time budget was spent, without a start to grade")
             return result
         if problem.kind == UNUSABLE:  # the program's output, not a harness fault: charged to its case
             result.status = FAILED
@@ -245,8 +298,9 @@ def _draw(spec: Spec, case: Case, build: builder.Build, drawn: list[str], broken
             return result
         if problem.kind == MISSING:
             missed.append(repr(result.actual))
-            if len(missed) >= SAME_MISSES and len(set(missed)) == 1 and set(seen) == {MISSING}:
-                break  # only ever the same output and no start: drawing again shows nothing new
+            if set(seen) == {MISSING} and (len(missed) >= SAME_MISSES and len(set(missed)) == 1
+                                           or len(missed) >= MISSES):
+                break  # no run of this case showed a start, and a correct program shows one every run
     if RULES in seen:
         result = seen[RULES]
         result.status, result.charged_to = UNGRADABLE, setup
@@ -264,16 +318,21 @@ def _draw(spec: Spec, case: Case, build: builder.Build, drawn: list[str], broken
     return result
 
 
-def run_case(spec: Spec, case: Case, build: builder.Build) -> CaseResult:
-    """Run the case as many times as it asks; keep the first run that is not a pass, or the last."""
+def run_case(spec: Spec, case: Case, build: builder.Build, budget: Budget | None = None) -> CaseResult:
+    """Run the case as many times as it asks; keep the first run that is not a pass, or the last.
+    A case whose budget runs out before its last repeat fails: passing fewer runs than it asks
+    for would let a slow program skip the runs that catch its luck."""
     result = None
     drawn: list[str] = []
     broken: list[str] = []
     for attempt in range(case.repeat):
-        result = _run_drawn(spec, case, build)
+        result = _run_drawn(spec, case, build, budget)
         drawn += result.starts
         broken += result.against_rules
-        result.runs = attempt + 1
+        skipped = result.reason.startswith("not run:")
+        result.runs = attempt + (0 if skipped else 1)
+        if skipped and attempt:
+            result.notes.append(f"its first {attempt} of {case.repeat} runs passed before the time budget was spent")
         if result.status != PASSED:
             break
     result.starts, result.against_rules = drawn, broken
@@ -307,12 +366,13 @@ class Job:
     spec: Spec
     case: Case
     build: builder.Build
+    budget: Budget | None = None  # the submission's time budget, shared by all its jobs (None: unbounded)
 
 
 def run_job(job: Job) -> CaseResult:
     """In a worker: never raises, whatever the case does."""
     try:
-        return run_case(job.spec, job.case, job.build)
+        return run_case(job.spec, job.case, job.build, job.budget)
     except Exception:  # any failure of the harness itself is this case's result, not the batch's end
         return harness_error(job.case, traceback.format_exc())
 
@@ -408,7 +468,9 @@ class Grader:
 
     def grade(self, spec: Spec, milestone: str | None, cases: list[Case], submission: Path,
               builds: dict[str, builder.Build] | None = None, name: str | None = None) -> SubmissionResult:
-        """Build every target the cases need (unless `builds` are given), run all cases, score."""
+        """Build every target the cases need (unless `builds` are given), run all cases, score.
+        Every run of the cases, their draws and repeats, the settling and the top-up runs share
+        the submission's time budget (spec.submission_seconds; harness/budget.py)."""
         targets = sorted({case.target for case in cases}, key=list(spec.targets).index)
         made = {}
         try:
@@ -416,11 +478,12 @@ class Grader:
                 for target in targets:
                     made[target] = _build(submission, spec, target, self.compiler)
                 builds = made
-            jobs = [Job(spec, case, builds[case.target]) for case in cases if builds[case.target].ok]
-            ran = iter(self.run_cases(jobs))
-            results = [next(ran) if builds[c.target].ok else _not_run(c, builds[c.target]) for c in cases]
-            results += self._setup_checks(spec, cases, results, builds)
-            results = self._settle(spec, cases, results, builds)
+            with counter(spec.submission_seconds) as budget:
+                jobs = [Job(spec, case, builds[case.target], budget) for case in cases if builds[case.target].ok]
+                ran = iter(self.run_cases(jobs))
+                results = [next(ran) if builds[c.target].ok else _not_run(c, builds[c.target]) for c in cases]
+                results += self._setup_checks(spec, cases, results, builds, budget)
+                results = self._settle(spec, cases, results, builds, budget)
         finally:
             for build in made.values():
                 try:
@@ -436,7 +499,7 @@ class Grader:
 
 
     def _settle(self, spec: Spec, cases: list[Case], results: list[CaseResult],
-                builds: dict[str, builder.Build]) -> list[CaseResult]:
+                builds: dict[str, builder.Build], budget: Budget | None = None) -> list[CaseResult]:
         """A setup case that passed, from a program seen drawing a start the rules forbid, may
         have passed by luck: it runs again, SETTLE_RUNS more times in all, until a run fails.
         A correct program never draws such a start, so it never pays for these runs."""
@@ -451,7 +514,7 @@ class Grader:
                 continue
             batch = max(1, case.repeat)
             again = dataclasses.replace(case, repeat=batch)
-            reruns = self.run_cases([Job(spec, again, builds[case.target])] * math.ceil(SETTLE_RUNS / batch))
+            reruns = self.run_cases([Job(spec, again, builds[case.target], budget)] * math.ceil(SETTLE_RUNS / batch))
             failed = next((r for r in reruns if not r.passed), None)
             chosen = failed or reruns[-1]
             chosen.runs = result.runs + sum(r.runs for r in reruns)
@@ -465,9 +528,11 @@ class Grader:
         return settled
 
     def _setup_checks(self, spec: Spec, cases: list[Case], results: list[CaseResult],
-                      builds: dict[str, builder.Build]) -> list[CaseResult]:
+                      builds: dict[str, builder.Build], budget: Budget | None = None) -> list[CaseResult]:
         """The check of the random setup, for a target whose spec declares the law of its starts
-        and whose named case is graded: the starts its runs drew, topped up with runs of that case."""
+        and whose named case is graded: the starts its runs drew, topped up with runs of that case.
+        A check left without enough starts because the submission spent its time budget fails
+        (not gradable would let a slow program keep the points)."""
         rule = distribution.law(spec.random_start)
         if rule is None:
             return []
@@ -478,14 +543,16 @@ class Grader:
         broken: list[str] = []  # starts of the top-up runs the rules forbid (the cases keep their own)
         for _ in range(TOP_UP_ROUNDS):
             more = min(rule.least, distribution.runs_to_add(rule, starts))
-            if not more:
+            if not more or budget is not None and budget.left() <= 0:
                 break
             again = dataclasses.replace(named, repeat=1)
-            topped = self.run_cases([Job(spec, again, builds[named.target])] * more)
+            topped = self.run_cases([Job(spec, again, builds[named.target], budget)] * more)
             starts += [s for r in topped for s in r.starts]
             broken += [s for r in topped for s in r.against_rules]
         verdict = distribution.check(rule, starts)
         check = distribution.check_result(rule, verdict, "The random setup is drawn as the handout says")
+        if check.status == UNGRADABLE and budget is not None and budget.left() <= 0:
+            check.status, check.reason = FAILED, f"not run in full: {budget.describe()}; {check.reason}"
         check.against_rules = broken
         return [check]
 

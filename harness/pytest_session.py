@@ -4,7 +4,8 @@ The spec and the cases are loaded and checked before collection, so a malformed 
 the run with its file and line, as every harness command does. The submission is built at
 most once per process, when the first case that needs a target runs (under pytest-xdist each
 worker builds its own; the build cache makes the second one a copy), and removed when pytest
-ends. A case runs exactly as `harness run` runs it: `grading.run_job` in this process.
+ends. A case runs exactly as `harness run` runs it: `grading.run_job` in this process, its runs
+counted against the submission's time budget (one per pytest process, made with the first case).
 """
 import io
 import os
@@ -15,6 +16,7 @@ from types import SimpleNamespace
 from harness import build as builder
 from harness import cases as caseload
 from harness import config, grading, paths, runner, sandbox, spec as specs
+from harness.budget import Budget
 from harness.cases import Case
 from harness.errors import InputError
 from harness.reports import terminal
@@ -42,6 +44,7 @@ class GameRun:
     builds: dict[str, builder.Build] = field(default_factory=dict)
     made: list[builder.Build] = field(default_factory=list)  # the builds this run must remove
     adopted: bool = False  # this process adopts a program's orphans (as `harness run` does)
+    budget: Budget | None = None  # the submission's time budget in this process, made with its first case
 
     @property
     def folder(self) -> Path:
@@ -67,11 +70,15 @@ class GameRun:
         if not self.adopted:
             runner.become_subreaper()  # escaped descendants come back to this process and are killed
             self.adopted = True
-        result = grading.run_job(grading.Job(self.spec, case, build))
+        if self.budget is None:
+            self.budget = Budget.create(self.spec.submission_seconds)
+        result = grading.run_job(grading.Job(self.spec, case, build, self.budget))
         return Verdict(result.status if result.status in (PASSED, HARNESS_ERROR) else FAILED,
                        "" if result.passed else failure_text(result), result)
 
     def close(self) -> None:
+        if self.budget is not None:
+            self.budget.remove()
         while self.made:
             try:
                 builder.cleanup(self.made.pop())

@@ -13,10 +13,12 @@ import signal
 import termios
 import time
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import pexpect
 
 from harness import cgroups, procwait
+from harness.budget import METER_SECONDS, SPENT as BUDGET_SPENT
 from harness.limits import confine
 from harness.outcome import End
 
@@ -36,6 +38,10 @@ class Limits:
     quiet_seconds: float = 1.0  # silence and no CPU use: type the next line even if no read() is seen
     memory_bytes: int = 1 << 30  # all the program's processes together (per process where no cgroup can be made)
     tasks: int = 256  # processes and threads at once (a JVM alone starts a few dozen threads)
+    # the submission's time budget this run counts against (budget.Meter), or None: the run
+    # reports its time as it goes, is stopped when the budget is spent, and never runs longer
+    # than what was left of it when it started
+    budget: "Meter | None" = None
 
     @classmethod
     def merged(cls, *overrides: dict | None) -> "Limits":
@@ -43,6 +49,14 @@ class Limits:
         for override in overrides:
             values.update(override or {})
         return cls(**values)
+
+
+class Meter(Protocol):
+    """What a run reports its time to when its submission has a time budget (budget.Meter)."""
+
+    def left(self) -> float: ...
+
+    def spend(self, seconds: float) -> float: ...  # the seconds left after these
 
 
 @dataclass
@@ -205,6 +219,22 @@ class _Session:
         self.so_far: list[str] = []
         self.total = 0
         self.typed = 0
+        self.metered = started  # the run's time is reported to its budget up to here
+        left = limits.budget.left() if limits.budget is not None else math.inf
+        self.run_limit, self.by_budget = min(limits.run_seconds, max(left, 0.0)), left < limits.run_seconds
+
+    def _over_time(self) -> str:
+        """Why the whole run is over its time: its own limit, or what was left of its budget."""
+        if self.by_budget:
+            return f"{BUDGET_SPENT}: this run was stopped after {self.run_limit:.1f} s (its own limit is {self.limits.run_seconds:g} s)"
+        return f"the whole run took longer than {self.limits.run_seconds:g} s"
+
+    def _report(self, now: float) -> bool:
+        """The time since the last report counted against the budget; False once it is spent."""
+        if self.limits.budget is None:
+            return True
+        spent, self.metered = now - self.metered, now
+        return self.limits.budget.spend(spent) > 0
 
     def _flush_turn(self) -> None:
         text = _decode(bytes(self.pending), self.notes, self.typed)
@@ -215,6 +245,7 @@ class _Session:
 
     def _finish(self, end: End, detail: str = "") -> RunResult:
         self._flush_turn()
+        self._report(time.monotonic())
         return RunResult(self.events, end, detail, time.monotonic() - self.started, self.notes)
 
     def _read(self) -> bool:
@@ -246,8 +277,10 @@ class _Session:
         ticks, ticks_at = None, self.started
         while True:
             now = time.monotonic()
-            if now - self.started > limits.run_seconds:
-                return self._finish(End("timeout"), f"the whole run took longer than {limits.run_seconds:g} s")
+            if now - self.started > self.run_limit:
+                return self._finish(End("timeout"), self._over_time())
+            if now - self.metered >= METER_SECONDS and not self._report(now):
+                return self._finish(End("timeout"), f"{BUDGET_SPENT}: this run was stopped after {now - self.started:.1f} s")
             if now - turn_started > limits.turn_seconds:
                 where = f"after input {self.typed}" if self.typed else "before the first input"
                 return self._finish(End("timeout"), f"no wait for input and no exit within {limits.turn_seconds:g} s {where}")
@@ -288,10 +321,10 @@ class _Session:
         while self.poller.poll(0) and self._read():  # what is left in the pty, within the limits
             if self.total > self.limits.output_bytes:
                 return self._finish(End("output-limit"), f"printed more than {self.limits.output_bytes:,} bytes")
-            if time.monotonic() - self.started > self.limits.run_seconds:
-                return self._finish(End("timeout"), f"the whole run took longer than {self.limits.run_seconds:g} s")
+            if time.monotonic() - self.started > self.run_limit:
+                return self._finish(End("timeout"), self._over_time())
         if self.child.isalive():
-            remaining = self.limits.run_seconds - (time.monotonic() - self.started)
+            remaining = self.run_limit - (time.monotonic() - self.started)
             try:
                 pidfd = os.pidfd_open(self.child.pid)
                 exited = select.poll()
@@ -301,7 +334,8 @@ class _Session:
             except OSError:
                 pass
             if self.child.isalive():
-                return self._finish(End("timeout"), "the program closed its output but did not exit")
+                return self._finish(End("timeout"), self._over_time() if self.by_budget else
+                                    "the program closed its output but did not exit")
         if self.child.signalstatus is not None:
             name = _signal_name(self.child.signalstatus)
             return self._finish(End.killed(name), f"killed by {name}")

@@ -11,6 +11,12 @@ from harness import compare, paths, schema, yamlfile
 from harness.errors import InputError
 from harness.paths import project_root
 
+# A submission's time budget when its spec sets none (`defaults: limits: {submission_seconds}`):
+# the wall time all its runs may take together (harness/budget.py). A correct program of the
+# course games takes a small part of it; a program that spends it loses the cases left.
+SUBMISSION_SECONDS = 600.0
+MAX_SUBMISSION_SECONDS = 86400.0  # a day: the cap of the setting and of --budget
+
 
 @dataclass
 class Language:
@@ -62,6 +68,7 @@ class Spec:
     rewrite: str | None = None  # "module:function" reading the handout's alternative renderings as the reference's
     messages: tuple = ()  # compare.MessageClass, in the spec's order
     state: dict | None = None  # {read: "module:function", carry: [kinds]}: the state a person reads from output
+    submission_seconds: float = SUBMISSION_SECONDS  # the time budget of one submission's runs, all together
 
     def __getstate__(self):
         """Workers get the spec without its YAML node tree (line numbers matter only at load)."""
@@ -136,10 +143,12 @@ def load(game: str, root: Path | None = None) -> Spec:
     rubric = [RubricItem(i["id"], i["title"], i["points"], i.get("milestone"), i.get("graded", True), i.get("compare"))
               for i in data["rubric"]]
     messages = tuple(_message_class(doc, mid, m) for mid, m in data.get("messages", {}).items())
+    limits = dict(data.get("defaults", {}).get("limits", {}))
+    budget = float(limits.pop("submission_seconds", SUBMISSION_SECONDS))  # the submission's, not a run's
     spec = Spec(game, path.parent, data["title"], data.get("handout"), data["reference"], milestones, targets,
                 rubric, compare.policy("default", data.get("defaults", {}).get("compare")),
-                data.get("defaults", {}).get("limits", {}), data.get("random_start"), doc,
-                data.get("seed_option"), data.get("rewrite"), messages, data.get("state"))
+                limits, data.get("random_start"), doc,
+                data.get("seed_option"), data.get("rewrite"), messages, data.get("state"), budget)
     _check_references(spec)
     return spec
 

@@ -10,6 +10,7 @@ whole-tree limits skip where no control group can be made (the reason is shown).
 import hashlib
 import json
 import os
+import re
 import shutil
 import tempfile
 import threading
@@ -377,6 +378,89 @@ def test_a_start_that_is_huge_or_option_like_never_raises_the_grade(tmp_path, li
     assert not [c.name for c in inflated_result.cases if c.status == "harness-error"]
     assert inflated_result.status == "graded"
     assert inflated_result.percent <= plain_result.percent < 100.0
+
+
+# --- a submission's time budget ----------------------------------------------------------------
+
+TALLY_STALLER = '''
+import os, random, string, sys, time
+TOKEN = "@TOKEN@"
+if TOKEN not in sys.argv:
+    os.execv(sys.executable, [sys.executable, "-S", os.path.abspath(__file__), TOKEN])
+print("Add? ", end="", flush=True)
+time.sleep(4)
+print("".join(random.choice(string.ascii_letters) for _ in range(40)), flush=True)
+'''
+
+
+def _draws(case: dict) -> int:
+    """The runs a case's notes say it was drawn (one when they say nothing more)."""
+    counts = [int(n) for note in case["notes"] for n in re.findall(r"(?:no start shown in|drawn) (\d+)", note)]
+    return max(counts, default=1 if case["runs"] else 0)
+
+
+def test_a_stalling_program_is_bounded_by_its_time_budget(tmp_path, token, harness_cli):
+    """A program that prints its prompt, sleeps, then prints random text (never a start) was drawn
+    20 times per case, and each draw costs its sleep. With a budget on the command line, its
+    grading ends with the cases left "not run: the submission's time budget is spent", charged
+    to it; it scores 0 (it shows no start); no case is drawn more than MISSES times; nothing
+    is left running; and the correct program graded beside it in the same class keeps 100 %."""
+    fixture = ROOT / "tests" / "fixture"
+    staller = tmp_path / "class" / "staller"
+    staller.mkdir(parents=True)
+    (staller / "tally.py").write_text(_fill(TALLY_STALLER, TOKEN=token))
+    shutil.copytree(fixture / "examples" / "tally" / "correct", tmp_path / "class" / "correct")
+    unconfined = [] if sandbox.available() else ["--no-sandbox"]
+    done = harness_cli("grade", "tally", tmp_path / "class", "-o", tmp_path / "reports", "--budget", "30", *unconfined,
+                       env={"HARNESS_ROOT": str(fixture), "XDG_CACHE_HOME": str(tmp_path / "cache")})
+    assert done.returncode == 1, done.stderr
+    stalled = json.loads((tmp_path / "reports" / "staller" / "result.json").read_text())
+    correct = json.loads((tmp_path / "reports" / "correct" / "result.json").read_text())
+    assert correct["percent"] == 100.0 and correct["passed"] == correct["total"]
+    assert stalled["status"] == "graded" and stalled["percent"] == 0.0
+    cases = stalled["cases"]
+    assert all(c["status"] == "failed" and c["charged_to"] is None for c in cases)
+    not_run = [c for c in cases if c["reason"].startswith("not run: the submission's time budget is spent")]
+    assert not_run and all(c["runs"] == 0 for c in not_run)
+    setup = next(c for c in cases if c["rubric"] == "setup")
+    assert setup["runs"] == 1 and "start position was not found" in setup["reason"]  # not 12 repeats
+    assert all(_draws(c) <= grading.MISSES for c in cases)
+    for case in cases:
+        if case not in not_run and case is not setup:
+            assert "time budget is spent" in case["reason"] or _draws(case) == grading.MISSES, case["reason"]
+    assert left_behind(token) == []
+
+
+FLIP_BAGS = ROOT / "examples" / "flip" / "correct-bags" / "GameState.java"
+
+
+def _flip_game_state(folder: Path, first_state: str | None) -> Path:
+    """Flip's correct GameState with isWinning ignoring takes (a rule bug), whose first
+    toString() (the start the runner prints) is `first_state` when given."""
+    folder.mkdir(parents=True)
+    text = FLIP_BAGS.read_text(encoding="utf-8")
+    start = text.index("   public boolean isWinning()")
+    body_end = text.index("   }", start) + len("   }")
+    text = text[:start] + ("   public boolean isWinning()\n   {\n"
+                           "      return player2Flippable.isEmpty() && player2Unflippable.isEmpty();\n   }") + text[body_end:]
+    if first_state is not None:
+        text = text.replace("   public String toString()\n   {\n",
+                            "   private static boolean shown;\n\n   public String toString()\n   {\n"
+                            f"      if (!shown) {{ shown = true; return {first_state}; }}\n", 1)
+    (folder / "GameState.java").write_text(text, encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("first_state", ['"-x"', '"--help"', '"9".repeat(140000)'])
+def test_flips_start_cannot_become_an_option_or_outgrow_the_command_line(tmp_path, grader, first_state):
+    """Flip reads its start from `Game state: …`: a state like `-x` or 140 KB long never raises
+    the grade of the same rule bug without it (before: `Game state: -x` was an option)."""
+    spec, milestone = specs.parse_game("flip")
+    found = caseload.load_all(spec, milestone)
+    plain = grader.grade(spec, milestone, found, _flip_game_state(tmp_path / "plain", None))
+    attacked = grader.grade(spec, milestone, found, _flip_game_state(tmp_path / "attacked", first_state))
+    assert plain.status == attacked.status == "graded", [c.reason for c in attacked.cases if c.status == "harness-error"]
+    assert attacked.percent <= plain.percent < 100.0
 
 
 # --- names that are not text ----------------------------------------------------------------
