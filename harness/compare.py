@@ -275,9 +275,10 @@ def _any_message(classes: tuple):
     options = re2.Options()
     options.log_errors, options.never_nl = False, True
     try:
-        return re2.compile("(?m)" + "|".join(f"(?:{p})" for p in firsts), options)
+        combined = re2.compile("(?m)" + "|".join(f"(?:{p})" for p in firsts), options)
     except re2.error:  # too large to combine: every line is read class by class
         return None
+    return None if combined.search("") else combined  # a class that accepts any line: all are read
 
 
 def _candidate_lines(text: str, classes: tuple) -> set[int] | None:
@@ -307,8 +308,8 @@ def _read_message(line: str, classes: tuple) -> str:
 
 def _canonical_messages(text: str, classes) -> str:
     """Every line a message class accepts replaced by the class's text (the first class wins)."""
-    classes = tuple(classes)  # the view's own tuple: alive as long as the comparison, so its id is a key
-    return _memoised(("messages", text, id(classes)), lambda: _read_messages(text, classes))
+    classes = tuple(classes)  # hashed by identity (MessageClass is equal only to itself): cheap
+    return _memoised(("messages", text, classes), lambda: _read_messages(text, classes))
 
 
 def _read_messages(text: str, classes: tuple) -> str:
@@ -556,8 +557,7 @@ def _over_budget(expected_events, expected_end: End, actual_events, actual_end: 
     size = sum(len(t) for t in act_turns)
     reason = (f"{over}: the program's output ({size:,} characters in {len(act_turns)} turn(s)) is too large or "
               "too unusual to compare; a correct program's output compares in well under a second")
-    result = Comparison(False, turns, first, expected_end == actual_end, view.flags, problems=[reason])
-    return result
+    return Comparison(False, turns, first, expected_end == actual_end, view.flags, problems=[reason])
 
 
 def _show_printed(turns: list[Turn], exp_turns: list[str], act_turns: list[str]) -> None:
