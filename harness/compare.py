@@ -297,6 +297,7 @@ def _candidate_lines(text: str, classes: tuple) -> set[int] | None:
 
 
 def _read_message(line: str, classes: tuple) -> str:
+    """The line as the first class that accepts it reads it, else as printed."""
     if len(line) > MESSAGE_CHARS:
         return line  # no message is that long; a flood of output is not searched line by line
     for message in classes:
@@ -313,6 +314,7 @@ def _canonical_messages(text: str, classes) -> str:
 
 
 def _read_messages(text: str, classes: tuple) -> str:
+    """Each distinct candidate line read once: a flood repeats its lines."""
     candidates = _candidate_lines(text, classes)
     lines = text.split("\n")
     read: dict[str, str] = {}
@@ -342,6 +344,7 @@ def _memo():
 
 
 def _memoised(key: tuple, compute):
+    """compute(), once per key within a comparison (every time outside one)."""
     memo = getattr(_scope, "memo", None)
     if memo is None:
         return compute()
