@@ -280,12 +280,34 @@ def _is_border(line):
 
 
 def _is_strip(squares):
-    """A strip a person reads as the game's: at least one coin and one empty square (a row of
-    numbers only is a row of square labels). Whether its coins are numbered and spaced as setup
-    draws them is the rules' question (parse_strip), not the reader's: a wrong board is read as
-    drawn, so that the reference can say what is wrong with it."""
+    """A strip a person reads as the game's: at least one coin and one empty square, or coins
+    only, numbered 0, 1, 2, ... (a strip already final: a start the rules allow but that shows no
+    game). Whether its coins are numbered and spaced as setup draws them is otherwise the rules'
+    question (parse_strip), not the reader's: a wrong board is read as drawn, so that the
+    reference can say what is wrong with it."""
     coins = sum(square != "_" for square in squares)
-    return 0 < coins < len(squares)
+    return 0 < coins < len(squares) or coins == len(squares) and squares == [str(i) for i in range(coins)]
+
+
+def _has_blank(squares):
+    return any(square == "_" for square in squares)
+
+
+def _beside_strip(cells, lines, index, width):
+    """A strip with an empty square of the same width next to line `index` (past blank lines and
+    borders): then a row of numbers only there is that strip's row of square labels."""
+    for step in (-1, 1):
+        probe = index + step
+        while 0 <= probe < len(lines) and (not lines[probe].strip() or _is_border(lines[probe])):
+            probe += step
+        if 0 <= probe < len(lines) and cells[probe] is not None and len(cells[probe]) == width \
+                and _has_blank(cells[probe]):
+            return True
+    return False
+
+
+LABELS_NOTE = ("a row of numbers only beside a board was read as square labels, not coins "
+               "(a strip in play always has an empty square)")
 
 
 class Reading(str):
@@ -336,14 +358,17 @@ def read_boards(text):
         end = index + 1
         while end < len(lines) and cells[end] is not None and len(cells[end]) == len(row):
             end += 1
+        if end - index == 1 and _labels(row) and _beside_strip(cells, lines, index, len(row)):
+            notes.append(LABELS_NOTE)  # square numbers above or below a drawn strip
+            index += 1
+            continue
         merged = _merged(cells[index:end]) if end - index > 1 else (row if _is_strip(row) else None)
         if merged is None:
             out += lines[index:end]
             index = end
             continue
-        if any(_labels(r) for r in cells[index:end]):
-            notes.append("a row of numbers only beside a board was read as square labels, not coins "
-                         "(a strip always has an empty square)")
+        if end - index > 1 and any(_labels(r) for r in cells[index:end]):
+            notes.append(LABELS_NOTE)
         _drop_border(out, before=True)
         out.append(" ".join(merged))
         index = _skip_border(lines, end)

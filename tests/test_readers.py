@@ -57,10 +57,18 @@ def test_lines_about_no_one_player_say_nothing(line):
     assert silver_dollar.facts(line) == []
 
 
-@pytest.mark.parametrize("text", ["0 1 2 3 4 5", "_ _ _ _", "the 3 coins 2", "0 " * 70000, "12", "Time: 10:30"])
+@pytest.mark.parametrize("text", ["1 2 3 4 5 6", "_ _ _ _", "the 3 coins 2", "0 " * 70000, "12", "Time: 10:30"])
 def test_what_is_not_a_strip_is_left_as_it_is(text):
     assert silver_dollar.read_boards(text) == text
     assert not [kind for kind, _ in silver_dollar.facts(text) if kind == "board"]
+
+
+def test_a_strip_already_final_is_a_board_and_square_numbers_beside_a_strip_are_labels():
+    """`0 1` alone is a start the rules allow but that shows no game (drawn again, never
+    charged); the same numbers beside a strip with an empty square are its labels, and said so."""
+    assert silver_dollar.facts("0 1\nPlayer 1: Enter your move: ") == [("board", "0 1"), ("player", "1")]
+    read = silver_dollar.read_boards("0 1 2 3\n_ 0 _ 1")
+    assert read == "_ 0 _ 1" and any("labels" in note for note in read.notes)
 
 
 def test_a_wrong_board_is_read_as_drawn_for_the_rules_to_judge():
