@@ -164,7 +164,7 @@ def _judge(view: compare.View, result: CaseResult, run: runner.RunResult, events
     result.typed = [e["in"] for e in expected.events if "in" in e]
     if expected.note:
         result.notes.append(expected.note)
-    comparison = compare.compare(expected.events, expected.end, events, run.end, view)
+    comparison = compare.compare_within(expected.events, expected.end, events, run.end, view)
     result.policy = compare.describe_policy(view.flags)
     result.turns, result.first_divergence = comparison.turns, comparison.first_divergence
     _show_as_printed(result.turns, run.events)
@@ -197,7 +197,14 @@ def _attempt(spec: Spec, case: Case, build: builder.Build,
         result.actual, result.actual_end, result.detail = run.events, run.end, run.detail
         result.notes, result.seconds = list(run.notes), run.seconds
         view = compare.View(spec.policy(case.rubric, case.compare), spec.messages, state_reader(spec))
-        events, changed, read_notes = _rewritten(spec, run.events)
+        try:  # the spec's readers run over the program's output: bounded like the comparison
+            with compare.cpu_budget(compare.COMPARE_SECONDS):
+                events, changed, read_notes = _rewritten(spec, run.events)
+        except compare.OverBudget as over:
+            result.status = FAILED
+            result.reason = (f"reading the program's output as the game took more than {over.seconds:g} s of CPU: "
+                             "its output is too large or too unusual to judge, so the case fails")
+            return result, None
         if changed and view.flags.get("rewrite", True):
             result.notes.append("the program's output was read with the handout's alternative forms "
                                 "(the spec's rewrite) before it was compared: each turn shows the reading "

@@ -24,6 +24,7 @@ FAST_MODULES = {
     "test_fixture_grading.py", "test_scoring.py", "test_reports.py", "test_regen.py", "test_runner.py",
     "test_compare.py", "test_safe_text.py", "test_yamlfile.py", "test_intake.py", "test_sandbox.py",
     "test_limits.py", "test_bad_input.py", "test_audit.py", "test_distribution.py", "test_samples.py",
+    "test_readers.py",
     "test_budget.py",
 }
 SLOW_TESTS = {
