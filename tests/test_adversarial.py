@@ -541,3 +541,61 @@ def test_a_line_of_spaces_costs_the_program_not_the_grader(tmp_path):
     assert result.percent == 0.0
     for case in result.cases:
         assert "turn 0" in case.reason  # compared, and the first difference named
+
+
+def _bz2_bomb(path: Path, body: bytes) -> Path:
+    """An 8 KB tar.bz2 whose first ten members, skipped for their absolute paths, hold a GiB of
+    zeros each, then the program: concatenated bzip2 streams, so the test compresses nothing big."""
+    import bz2
+    import tarfile
+    mib = bz2.compress(b"\0" * (1 << 20))
+    with path.open("wb") as out:
+        for index in range(10):
+            info = tarfile.TarInfo(f"/abs/zeros{index}")
+            info.size = 1 << 30
+            out.write(bz2.compress(info.tobuf(format=tarfile.GNU_FORMAT)))
+            for _ in range(1 << 10):
+                out.write(mib)
+        info = tarfile.TarInfo("tally.py")
+        info.size = len(body)
+        out.write(bz2.compress(info.tobuf(format=tarfile.GNU_FORMAT) + body.ljust(tarfile.BLOCKSIZE, b"\0")
+                               + b"\0" * (2 * tarfile.BLOCKSIZE)))
+    return path
+
+
+@SANDBOX
+def test_a_tar_bomb_and_option_like_names_in_a_class(tmp_path, harness_cli):
+    """A class holding a tar.bz2 whose skipped members inflate to 10 GiB, a Java submission with
+    files named as javac and JVM options, and a correct student: the bomb is refused at the cap
+    (before: 40 s of decompressing, then graded), the option-like names are left out or passed as
+    sources, never as options (before: a shell ran inside the build and its file was cached), and
+    the correct student keeps 100 %."""
+    import csv
+    fixture = ROOT / "tests" / "fixture"
+    correct = fixture / "examples" / "tally" / "correct"
+    cls = tmp_path / "class"
+    shutil.copytree(correct, cls / "alice")
+    _bz2_bomb((cls / "bomb.tar.bz2"), (correct / "tally.py").read_bytes())
+    sd = cls / "mallory"
+    shutil.copytree(ROOT / "examples" / "silver-dollar" / "correct-java", sd)
+    # taken as JVM options these would stop the compiler (a 1 MB heap) or print its flags
+    for name in ("-J-Xmx1m.java", "-J-XX:+PrintFlagsFinal.java", "--release=8.java"):
+        (sd / name).write_text("class X {}\n")
+    (sd / "-J-Xlog:gc:file=out").mkdir()
+    (sd / "-J-Xlog:gc:file=out" / "Helper.java").write_text("class Helper {}\n")
+    (sd / "@args.java").write_text("-d /tmp\n")
+    env = {"HARNESS_ROOT": str(fixture), "XDG_CACHE_HOME": str(tmp_path / "xdg")}
+    done = harness_cli("grade", "tally", cls, "-o", tmp_path / "reports", env=env)
+    assert "Traceback" not in done.stderr, done.stderr
+    rows = {r["submission"]: r for r in csv.DictReader((tmp_path / "reports" / "gradebook.csv").open(encoding="utf-8"))}
+    assert rows["alice"]["status"] == "graded" and float(rows["alice"]["percent"]) == 100.0
+    assert rows["bomb"]["status"] == "build-failed"
+    bomb = json.loads((tmp_path / "reports" / "bomb" / "result.json").read_text(encoding="utf-8"))
+    assert "unpacks to more than 50 MB" in bomb["builds"]["game"]["reason"]
+    assert rows["mallory"]["status"] == "missing-files"  # a Java Silver Dollar is no tally program
+    spec, milestone = specs.parse_game("silver-dollar")
+    found = caseload.load_all(spec, milestone)[:3]
+    result = grading.grade(spec, milestone, found, sd)
+    build = result.builds["game"]
+    assert build.ok, build.reason
+    assert "PrintFlagsFinal" not in build.log and result.percent == 100.0
