@@ -120,34 +120,57 @@ def _text_variants(text: str) -> list[tuple[str, str, str]]:
     return out
 
 
-def _only_for_skipped(tree: ast.Module, skip: frozenset) -> set[int]:
-    """Line numbers of module-level assignments whose names only `skip` functions read (a
-    pattern only the spec's rewrite uses): mutating them changes nothing a case can see, yet
-    every case would run them."""
+def _only_for_skipped(tree: ast.Module, skip: frozenset) -> tuple[frozenset, set[int]]:
+    """The module-level functions, classes and assignments that only `skip` functions use,
+    directly or through one another (the helpers of the spec's rewrite and state reader, a
+    pattern only they read): (their names, the assignments' line numbers). Mutating them changes
+    nothing a case can see, since the harness calls that code in-process, yet every case would
+    reach an assignment."""
     readers: dict[str, set[str]] = {}
     for top in tree.body:
         where = top.name if isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else "<module>"
         for node in ast.walk(top):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
                 readers.setdefault(node.id, set()).add(where)
-    lines = set()
-    for top in tree.body:
-        if isinstance(top, ast.Assign):
-            names = [n.id for t in top.targets for n in ast.walk(t) if isinstance(n, ast.Name)]
-            used = set().union(*(readers.get(n, set()) for n in names)) if names else set()
-            if used and used <= skip:
-                lines.add(top.lineno)
-    return lines
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+                readers.setdefault(node.attr, set()).add(where)
+
+    def names_of(top) -> list[str]:
+        if isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            return [top.name]
+        if isinstance(top, (ast.Assign, ast.AnnAssign)):
+            targets = top.targets if isinstance(top, ast.Assign) else [top.target]
+            return [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+        return []
+
+    only, lines = set(skip), set()
+    changed = True
+    while changed:
+        changed = False
+        for top in tree.body:
+            names = names_of(top)
+            if not names or set(names) <= only and not isinstance(top, (ast.Assign, ast.AnnAssign)):
+                continue
+            used = set().union(*(readers.get(n, set()) - set(names) for n in names))
+            if used and used <= only and top.lineno not in lines:
+                only |= set(names)
+                if isinstance(top, (ast.Assign, ast.AnnAssign)):
+                    lines.add(top.lineno)
+                changed = True
+    return frozenset(only), lines
 
 
 def _sites(tree: ast.Module, skip: frozenset) -> list[_Site]:
     """Every change the operators can make, in source order."""
     found: list[_Site] = []
     # main's own names stay: main prints things a case sees (a usage message)
-    unseen = _only_for_skipped(tree, skip - SKIP)
+    helpers, unseen = _only_for_skipped(tree, skip - SKIP)
+    skip = skip | helpers
 
     def visit(node, path, function, parent, in_format_spec):
         if isinstance(node, ast.stmt) and function is None and node.lineno in unseen:
+            return
+        if isinstance(node, ast.ClassDef) and function is None and node.name in skip:
             return
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if node.name in skip:
@@ -325,7 +348,7 @@ def generate(source: str, module: str, skip=SKIP) -> list[Mutant]:
             if keep(_splice(source, lines, starts, node, text), site.path[0][1], node.lineno, node.col_offset,
                     node.end_lineno, site.operator, site.description, site.function, expected):
                 break
-    for function, first, second in _statement_swaps(tree, source, skip):
+    for function, first, second in _statement_swaps(tree, source, skip | _only_for_skipped(tree, skip - SKIP)[0]):
         a = "".join(lines[first.lineno - 1:first.end_lineno])
         b = "".join(lines[second.lineno - 1:second.end_lineno])
         between = "".join(lines[first.end_lineno:second.lineno - 1])
