@@ -79,6 +79,35 @@ def test_each_operator_makes_its_mutant_and_main_is_left_alone():
         compile(m.source, "m.py", "exec")  # every mutant is a program
 
 
+READER = '''
+GLYPHS = "_."
+
+
+def _cell(text):
+    return "_" if text in GLYPHS else text
+
+
+class Reading(str):
+    notes = ()
+
+
+def read_boards(text):
+    return Reading(" ".join(_cell(t) for t in text.split()))
+
+
+def play(board):
+    print(board + "!")
+'''
+
+
+def test_what_only_the_harness_calls_is_left_alone_with_its_helpers():
+    """The spec's reader runs in the harness, never in the program: it, the function, class and
+    constant only it uses are not mutated; the game's own code is."""
+    made = mutants.generate(READER, "r.py", {"main", "read_boards"})
+    assert {m.function for m in made} == {"play"}
+    assert {m.function for m in mutants.generate(READER, "r.py")} >= {"_cell", "read_boards", "play"}
+
+
 def test_a_mutant_keeps_the_rest_of_the_source_byte_for_byte():
     made = [m for m in mutants.generate(SOURCE, "m.py") if m.operator == "cmp"]
     assert made[0].source == SOURCE.replace("a < b", "a <= b")
