@@ -95,8 +95,8 @@ def read_boards(text):
     return Reading(" ".join(_cell(t) for t in text.split()))
 
 
-def play(board):
-    print(board + "!")
+def play(board, moves):
+    return moves + 1 if board else 0
 '''
 
 
