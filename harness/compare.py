@@ -566,7 +566,8 @@ def _over_budget(expected_events, expected_end: End, actual_events, actual_end: 
 def _show_printed(turns: list[Turn], exp_turns: list[str], act_turns: list[str]) -> None:
     """Turns compared on their facts show the text as printed, with the facts read beside it."""
     for turn in turns:
-        turn.expected_read, turn.read = turn.expected, turn.actual
+        if turn.expected or turn.actual:  # a turn with no facts on either side reads as nothing to show
+            turn.expected_read, turn.read = turn.expected, turn.actual
         turn.expected = exp_turns[turn.index] if turn.index < len(exp_turns) else None
         turn.actual = act_turns[turn.index] if turn.index < len(act_turns) else None
 
