@@ -45,13 +45,58 @@ _JAVA_PUBLIC = re.compile(r"class (\w+) is public, should be declared in a file 
 _JAVA_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.M)
 
 
+def _blank(text: str) -> str:
+    return "".join("\n" if ch == "\n" else " " for ch in text)
+
+
+def _string_end(text: str, start: int) -> int:
+    """Past the closing quote of the string literal opened at `start`, or -1 (a line ends first)."""
+    at = start + 1
+    while at < len(text):
+        ch = text[at]
+        if ch == "\\":
+            at += 2
+        elif ch == '"':
+            return at + 1
+        elif ch == "\n":
+            return -1
+        else:
+            at += 1
+    return -1
+
+
 def strip_comments(text: str, strings: bool = True) -> str:
-    """C-like comments (and string literals unless `strings` is False) blanked, lines kept."""
-    def blank(match):
-        if not strings and match.group(0).startswith('"'):
-            return match.group(0)
-        return re.sub(r"[^\n]", " ", match.group(0))
-    return re.sub(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"', blank, text, flags=re.S)
+    """C-like comments (and string literals unless `strings` is False) blanked, lines kept.
+    Plain string code in one pass: a student's source is hostile text (a run of unclosed `/*`
+    made the regular expression this replaces quadratic: 20,000 of them took 4 s)."""
+    out, at, unclosed_from = [], 0, len(text) + 1  # no `*/` at or after unclosed_from
+    while at < len(text):
+        slash, quote = text.find("/", at), text.find('"', at)
+        nxt = min(i for i in (slash, quote, len(text)) if i >= 0)
+        out.append(text[at:nxt])
+        if nxt == len(text):
+            break
+        end = -1
+        if text[nxt] == '"':
+            end = _string_end(text, nxt)
+            if end >= 0:
+                out.append(_blank(text[nxt:end]) if strings else text[nxt:end])
+        elif text.startswith("//", nxt):
+            end = text.find("\n", nxt)
+            end = len(text) if end < 0 else end
+            out.append(_blank(text[nxt:end]))
+        elif text.startswith("/*", nxt) and nxt + 2 < unclosed_from:
+            close = text.find("*/", nxt + 2)
+            if close < 0:
+                unclosed_from = nxt + 2
+            else:
+                end = close + 2
+                out.append(_blank(text[nxt:end]))
+        if end < 0:  # no comment or literal starts here: the character stays
+            out.append(text[nxt])
+            end = nxt + 1
+        at = end
+    return "".join(out)
 
 
 def _plain(log: str) -> str:

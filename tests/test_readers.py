@@ -116,3 +116,4 @@ def test_every_drawing_of_the_grid_reads_as_the_handouts(drawing):
 ])
 def test_what_a_reversi_turn_says_whatever_the_wording(text, found):
     assert reversi.facts(text) == found
+
