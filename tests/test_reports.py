@@ -138,3 +138,13 @@ def test_a_submission_the_harness_failed_on_has_no_total_anywhere(errored, bug_a
     assert float(rows[bug_add.name]["percent"]) == bug_add.percent
     html = files.write(errored, tmp_path / "reports")["html"].read_text(encoding="utf-8")
     assert "must be regraded" in html
+
+
+def test_long_turns_are_marked_line_by_line_not_aligned():
+    """difflib's alignment grows faster than the square of the lines: past a few hundred lines
+    (a program's flood of newlines) the differing lines are marked by position, in one pass."""
+    from harness.reports import html
+    many = html.ALIGNED_LINES * 10
+    assert html._differing_lines("\n" * many, "\n" * many) == set()
+    assert html._differing_lines("a\n" * many, "a\n" * (many - 1) + "b\n") == {many - 1}
+    assert html._differing_lines("x\ny\nz", "y\nz") == {0}  # short turns are still aligned

@@ -16,13 +16,16 @@ from harness.safe_text import cap, visible
 FOLD_LINES = 12  # equal turns longer than this are folded
 TURN_CHARS = 6000  # a turn's text shown at most
 TEXT_CHARS = 1000  # a reason, note or name shown at most
+ALIGNED_LINES = 400  # lines of a turn difflib aligns to mark the differing ones; beyond, line by line
 
 
 def _differing_lines(text: str, other: str | None) -> set[int]:
     """Indexes of the lines of `text` that have no equal partner in `other` (difflib alignment)."""
-    if other is None:
+    if other is None or text == other:
         return set()
     mine, theirs = text.split("\n"), other.split("\n")
+    if len(mine) > ALIGNED_LINES or len(theirs) > ALIGNED_LINES:  # difflib grows as the square and more
+        return {i for i, line in enumerate(mine) if i >= len(theirs) or theirs[i] != line}
     same = set()
     for block in difflib.SequenceMatcher(None, mine, theirs, autojunk=False).get_matching_blocks():
         same.update(range(block.a, block.a + block.size))
