@@ -398,11 +398,12 @@ plain_board = read_boards  # the name earlier specs used
 
 
 _PLAYER_WORDS = (("1", "1"), ("2", "2"), ("one", "1"), ("two", "2"))
+_ORDINALS = (("first", "1"), ("second", "2"), ("1st", "1"), ("2nd", "2"))
 
 
 def _player_mentions(line):
-    """The players a line names (`Player 2`, `player #1`, `Player one`, `P1`), each with where
-    its mention ends, in order."""
+    """The players a line names (`Player 2`, `player #1`, `Player one`, `P1`, `first player`),
+    each with where its mention ends, in order."""
     lowered = line.lower()
     found, at = [], lowered.find("p")
     while at >= 0:
@@ -418,6 +419,11 @@ def _player_mentions(line):
                         and (word_end - at == 6 or word.isdigit()):
                     found.append((player, after))
                     break
+            else:
+                for word, player in _ORDINALS:  # `first player`, `second player`
+                    if lowered.startswith("player", at) and lowered[max(0, at - len(word) - 1):at] == word + " " \
+                            and (at - len(word) - 1 == 0 or not lowered[at - len(word) - 2].isalnum()):
+                        found.append((player, at + 6))
         at = lowered.find("p", at + 1)
     return found
 

@@ -46,6 +46,7 @@ def test_a_board_after_words_keeps_the_words_on_their_own_line():
     ("Player 1: Enter your move: ", "1"), ("Your turn, player 2 > ", "2"), ("P1 move: ", "1"),
     ("Player #2, coin and distance? ", "2"), ("Player one, go", "1"), ("Congratulations, player 2!", "2"),
     ("Game over: player 1 won, player 2 lost.", "1"), ("Player 2 wins! Player 1 loses.", "2"),
+    ("First player, your move: ", "1"), ("The second player wins!", "2"), ("2nd player> ", "2"),
 ])
 def test_the_player_a_line_is_about_whatever_the_wording(line, player):
     assert silver_dollar.facts(line) == [("player", player)]
