@@ -1,9 +1,21 @@
+import atexit
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
+
+# The suite's own cache (built programs, validated cases, the JVM's class-data archive), made
+# before any harness module or test runs: no test reads or writes the user's ~/.cache, so a
+# build cached by an earlier grading on this machine never changes a verdict here. Each pytest
+# process (every xdist worker) has its own, removed when it ends; a test that needs a cache of
+# its own still sets XDG_CACHE_HOME itself.
+_CACHE = tempfile.mkdtemp(prefix="harness-tests-cache-")
+os.environ["XDG_CACHE_HOME"] = _CACHE
+atexit.register(shutil.rmtree, _CACHE, True)
 
 from harness import cases as caseload
 from harness import grading
