@@ -31,8 +31,8 @@ PLAN_SECONDS = 30
 # A reference's exit for a `--plan` it cannot read (reference/options.py): the case's strategy is
 # wrong, which no program's output can cause now that the start travels in a file.
 BAD_PLAN = 2
-# The longest start read (a spec may say `max_chars`): a Silver Dollar strip of 100 coins is
-# under 2,000 characters; a longer "start" is not one a person would read as the game's.
+# The longest start read (a spec may say `max_chars`): a start is a position a person reads at
+# a glance, a few hundred characters; a longer "start" is not one a person would read as a game's.
 START_CHARS = 4096
 
 

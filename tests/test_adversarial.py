@@ -388,7 +388,7 @@ TOKEN = "@TOKEN@"
 if TOKEN not in sys.argv:
     os.execv(sys.executable, [sys.executable, "-S", os.path.abspath(__file__), TOKEN])
 print("Add? ", end="", flush=True)
-time.sleep(4)
+time.sleep(4)  # the program under test stalls: what the time budget bounds
 print("".join(random.choice(string.ascii_letters) for _ in range(40)), flush=True)
 '''
 
