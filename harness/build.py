@@ -233,7 +233,7 @@ def _stage_extras(sub: Submission, lang: Language, choices: dict[str, Choice], s
 def java_name_problem(file_name: str) -> str:
     """Why a student's Java source is not compiled, or "". Only a file named after a Java class
     (`Name.java`) is: a public class must live in a file of its name, so any other name
-    (`Reversi (1).java`, `-J-XX:OnOutOfMemoryError=sh x.java`, `@args.java`, a name that is
+    (`Game (1).java`, `-J-XX:OnOutOfMemoryError=sh x.java`, `@args.java`, a name that is
     not UTF-8) can hold no public class; what it holds is most often a stray copy, and it
     never reaches javac, where such a name could be read as an option."""
     stem = file_name[:-len(".java")] if file_name.lower().endswith(".java") else file_name
