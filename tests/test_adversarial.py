@@ -383,12 +383,12 @@ def test_a_start_that_is_huge_or_option_like_never_raises_the_grade(tmp_path, li
 # --- a submission's time budget ----------------------------------------------------------------
 
 TALLY_STALLER = '''
-import os, random, string, sys, time
+import os, random, string, sys, threading
 TOKEN = "@TOKEN@"
 if TOKEN not in sys.argv:
     os.execv(sys.executable, [sys.executable, "-S", os.path.abspath(__file__), TOKEN])
 print("Add? ", end="", flush=True)
-time.sleep(4)  # the program under test stalls: what the time budget bounds
+threading.Event().wait(4)  # the program under test stalls: what the time budget bounds
 print("".join(random.choice(string.ascii_letters) for _ in range(40)), flush=True)
 '''
 
