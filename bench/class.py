@@ -37,11 +37,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from harness import build as builder  # noqa: E402
-from harness import cases as caseload  # noqa: E402
-from harness import spec as specs  # noqa: E402
-from harness.environment import Workdir, child_env  # noqa: E402
-from harness.javac_server import WarmJavac  # noqa: E402
+from harness.building import build as builder  # noqa: E402
+from harness.loading import cases as caseload  # noqa: E402
+from harness.loading import spec as specs  # noqa: E402
+from harness.running.environment import Workdir, child_env  # noqa: E402
+from harness.building.javac_server import WarmJavac  # noqa: E402
 
 GAME = "reversi"
 SAMPLES = ["correct-java", "bug-message", "bug-tie", "bug-uppercase", "bug-whitespace", "bug-no-diagonals",

@@ -16,9 +16,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from harness import compare  # noqa: E402
-from harness import spec as specs  # noqa: E402
-from harness.outcome import End  # noqa: E402
+from harness.judging import compare  # noqa: E402
+from harness.loading import spec as specs  # noqa: E402
+from harness.running.outcome import End  # noqa: E402
 from reference.flip import canonical_states  # noqa: E402
 
 EXPECTED = [{"out": "Start: 2\nAdd? "}, {"in": "3"}, {"out": "Now 5\nAdd? "}]

@@ -18,11 +18,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from harness import build as builder  # noqa: E402
-from harness import cases as caseload  # noqa: E402
-from harness import grading, runner  # noqa: E402
-from harness import spec as specs  # noqa: E402
-from harness.environment import Workdir, child_env  # noqa: E402
+from harness.building import build as builder  # noqa: E402
+from harness.loading import cases as caseload  # noqa: E402
+from harness.grading import submission as grading
+from harness.running import runner
+from harness.loading import spec as specs  # noqa: E402
+from harness.running.environment import Workdir, child_env  # noqa: E402
 
 
 def pipe_run(command, lines):

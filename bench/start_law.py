@@ -24,10 +24,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from harness import build as builder  # noqa: E402
-from harness import cases as caseload  # noqa: E402
-from harness import distribution, grading  # noqa: E402
-from harness import spec as specs  # noqa: E402
+from harness.building import build as builder  # noqa: E402
+from harness.loading import cases as caseload  # noqa: E402
+from harness.judging import distribution
+from harness.grading import submission as grading
+from harness.loading import spec as specs  # noqa: E402
 
 GAME = "silver-dollar"
 PROGRAMS = {"correct-python": "gaps 1-6", "bug-gaps-one-to-five": "gaps 1-5", "bug-gaps-one-to-seven": "gaps 1-7"}

@@ -26,7 +26,7 @@ def _files(folder: Path):
 def make(game: str, output: Path) -> list[str]:
     """Write the zip; the names it holds."""
     sys.path.insert(0, str(ROOT))
-    from harness import spec as specs
+    from harness.loading import spec as specs
     from harness.errors import InputError
     try:
         spec, _ = specs.parse_game(game)

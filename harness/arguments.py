@@ -26,7 +26,7 @@ class Parser(argparse.ArgumentParser):
 
 def epilog() -> str:
     """The help text's list of games; a broken HARNESS_ROOT shows in it rather than crashing --help."""
-    from harness import spec as specs
+    from harness.loading import spec as specs
     try:
         games = ", ".join(specs.games()) or "(no specs found)"
     except InputError as problem:

@@ -12,14 +12,20 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from harness import arguments, config
-from harness import build as builder
-from harness import cases as caseload
-from harness import grading, progress, runner, sandbox, spec as specs, yamlfile
-from harness.environment import Workdir, reference_env
+from harness import arguments
+from harness.loading import config
+from harness.building import build as builder
+from harness.loading import cases as caseload
+from harness.grading import submission as grading
+from harness.classes import progress
+from harness.running import runner
+from harness.running import sandbox
+from harness.loading import spec as specs
+from harness.loading import yamlfile
+from harness.running.environment import Workdir, reference_env
 from harness.errors import InputError
-from harness.inputs import TerminalInputs
-from harness.reports import terminal
+from harness.running.inputs import TerminalInputs
+from harness.reporting import terminal
 
 EPILOG = arguments.epilog()
 
@@ -240,7 +246,7 @@ def _grade_one(spec, milestone, found, submission: Path, builds=None):
 
 
 def cmd_grade(args) -> int:
-    from harness import batch  # the class machinery (reports, class page) loads only where it is used
+    from harness.classes import batch  # the class machinery (reports, class page) loads only where it is used
     spec, milestone = specs.parse_game(args.game)
     spec = _budgeted(spec, args)
     batch.require_some(args.submissions)
@@ -250,7 +256,7 @@ def cmd_grade(args) -> int:
         sandbox.require(args.no_sandbox)
         return batch.grade_class(spec, milestone, found, args.submissions,
                                  batch.Options(args.output, detail, args.color, args.force))
-    from harness import cluster  # each worker checks its own sandbox: a submission's verdict says when it has none
+    from harness.classes import cluster  # each worker checks its own sandbox: a submission's verdict says when it has none
     pool = cluster.connect(args.cluster, args.no_sandbox or config.load().sandbox == "off")
     try:
         return batch.grade_class(spec, milestone, found, args.submissions,
@@ -268,7 +274,7 @@ def cmd_check(args) -> int:
     result = _grade_one(spec, milestone, found, args.submission)
     terminal.render(result)
     terminal.explain_failures(result)
-    from harness.reports import files
+    from harness.reporting import files
     paths = files.write(result, args.output / f"check-{spec.game}")
     print(f"  full report: {paths['html']}")
     return 0 if result.all_passed else 1
@@ -295,7 +301,7 @@ def cmd_run(args) -> int:
 
 
 def cmd_regen(args) -> int:
-    from harness import regen
+    from harness.suite import regen
     selected = []
     for item in args.targets or specs.games():
         if item.endswith((".yaml", ".yml")):
@@ -321,12 +327,12 @@ def cmd_regen(args) -> int:
 
 
 def _audit_count(text: str) -> int:
-    from harness.audit import positive
+    from harness.suite.audit import positive
     return positive(text)
 
 
 def cmd_audit(args) -> int:
-    from harness import audit
+    from harness.suite import audit
     spec, milestone = specs.parse_game(args.game)
     milestones = audit.milestones_of(spec, args.game, milestone)
     found = _load_cases(spec, milestones[0] if len(milestones) == 1 else None, args.select)
@@ -340,7 +346,7 @@ def cmd_audit(args) -> int:
 
 
 def cmd_samples(args) -> int:
-    from harness import samples
+    from harness.suite import samples
     chosen = []
     for game in dict.fromkeys(args.games):
         spec = _budgeted(specs.load(game), args)
@@ -368,7 +374,7 @@ def cmd_samples(args) -> int:
             right = sum(v.ok for v in told[spec.game])
             print(f"{spec.game}: {right} of {count[spec.game]} samples as expected.yaml says", flush=True)
 
-    from harness import batch  # a class's machinery: the shared pool, and Ctrl-C ending every run
+    from harness.classes import batch  # a class's machinery: the shared pool, and Ctrl-C ending every run
     pool = batch.Local()
     try:
         verdicts = samples.check(chosen, pool.grader, pool.builders, say)
@@ -382,7 +388,7 @@ def cmd_samples(args) -> int:
 
 
 def cmd_gradescope(args) -> int:
-    from harness import gradescope
+    from harness.grading import gradescope
     where = gradescope.layout(args.autograder_root, args.submission, args.results)
     try:
         return gradescope.grade(args.game, where, select=args.select, hidden=args.hidden,

@@ -3,11 +3,11 @@
 Grading fills the case results, scoring fills every number (once), and the renderers
 (terminal, HTML, result.json, Gradescope, JUnit, the gradebook) only read them. A result
 round-trips through JSON (`to_json` / `from_json`); `result.json` carries FORMAT_VERSION and
-validates against harness/schemas/result.schema.json.
+validates against harness/loading/schemas/result.schema.json.
 """
 from dataclasses import dataclass, field, fields
 
-from harness.outcome import End
+from harness.running.outcome import End
 
 FORMAT_VERSION = 1
 

@@ -17,9 +17,9 @@ _CACHE = tempfile.mkdtemp(prefix="harness-tests-cache-")
 os.environ["XDG_CACHE_HOME"] = _CACHE
 atexit.register(shutil.rmtree, _CACHE, True)
 
-from harness import cases as caseload
-from harness import grading
-from harness import spec as specs
+from harness.loading import cases as caseload
+from harness.grading import submission as grading
+from harness.loading import spec as specs
 
 ROOT = Path(__file__).resolve().parent.parent
 # The harness's own test game (tests/fixture/README.md), laid out as a project root.

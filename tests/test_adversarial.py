@@ -20,10 +20,13 @@ from pathlib import Path
 
 import pytest
 
-from harness import build as builder
-from harness import cases as caseload
-from harness import cgroups, grading, limits, sandbox
-from harness import spec as specs
+from harness.building import build as builder
+from harness.loading import cases as caseload
+from harness.running import cgroups
+from harness.grading import submission as grading
+from harness.running import limits
+from harness.running import sandbox
+from harness.loading import spec as specs
 from harness.safe_text import visible
 from tests.conftest import ROOT
 

@@ -13,9 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from harness import audit, cli, mutants, procwait
-from harness import cases as caseload
-from harness import spec as specs
+from harness.suite import audit
+from harness import cli
+from harness.suite import mutants
+from harness.running import procwait
+from harness.loading import cases as caseload
+from harness.loading import spec as specs
 from tests.conftest import alive
 
 FIXTURE = Path(__file__).resolve().parent / "fixture"

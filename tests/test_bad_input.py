@@ -222,7 +222,7 @@ def test_a_bad_environment_setting_is_one_line(harness_cli, monkeypatch, name, v
 
 
 def test_settings_are_read_into_one_frozen_record():
-    from harness import config
+    from harness.loading import config
     settings = config.load({"HARNESS_JOBS": "3", "HARNESS_SANDBOX": "off", "HARNESS_NO_CDS": "1"})
     assert (settings.jobs, settings.sandbox, settings.no_cds, settings.root) == (3, "off", True, None)
     assert config.load({}) == config.Settings(root=None, sandbox="auto", jobs=None, no_cds=False)
@@ -239,7 +239,8 @@ def test_record_never_overwrites_a_case_without_force(harness_cli, tmp_path):
     assert existing.read_text() == "keep me"
     done = harness_cli("record", "reversi:ms1", "-o", existing, "--force", input="5\nd\n")
     assert done.returncode == 0, done.stderr
-    from harness import cases, spec as specs
+    from harness.loading import cases
+    from harness.loading import spec as specs
     recorded = cases.load_case(existing, specs.load("reversi", ROOT))
     assert recorded.inputs == ["5", "d"] and recorded.expect["exit"] == 0
 

@@ -1,4 +1,4 @@
-"""A submission's time budget (harness/budget.py): one counter shared by the worker processes
+"""A submission's time budget (harness/running/budget.py): one counter shared by the worker processes
 that run its cases, a run stopped the moment it is spent, and a setting validated at load.
 Real processes, no clock in an assertion: what is asserted is how a run ended and what was counted."""
 import shutil
@@ -7,11 +7,11 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
-from harness import runner
-from harness import spec as specs
-from harness.budget import SPENT, Budget, Meter, counter
-from harness.cases import load_case
-from harness.environment import Workdir, child_env, fork_server
+from harness.running import runner
+from harness.loading import spec as specs
+from harness.running.budget import SPENT, Budget, Meter, counter
+from harness.loading.cases import load_case
+from harness.running.environment import Workdir, child_env, fork_server
 from harness.errors import InputError
 from tests.conftest import FIXTURE
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from harness import build as builder
-from harness import source_checks
-from harness import spec as specs
+from harness.building import build as builder
+from harness.building import source_checks
+from harness.loading import spec as specs
 from tests.conftest import ROOT
 
 SILVER = specs.load("silver-dollar", ROOT)
@@ -250,7 +250,7 @@ def test_option_like_names_never_reach_javac_as_options(tmp_path, monkeypatch, w
     """Every hostile name is either left out (a Java file not named after a class) or passed
     as a path (`./-J-Xlog:gc:file=out/planted.java`): the build is the student's game, out/
     and the build cache hold class files only, nothing was planted."""
-    from harness.javac_server import START_AFTER, WarmJavac
+    from harness.building.javac_server import START_AFTER, WarmJavac
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     sub = _write(tmp_path / "s", {**_java(None), **HOSTILE_JAVA})
     with WarmJavac() as compiler:
@@ -340,7 +340,7 @@ def test_a_build_is_kept_only_when_its_sources_decided_it(tmp_path):
 def test_the_warm_compiler_gets_paths_never_options(tmp_path):
     """Its request: every source word absolute; an argument file or a word its line protocol
     cannot carry sends the build to plain javac (None)."""
-    from harness.javac_server import _request
+    from harness.building.javac_server import _request
     for name in ("-Xmx1m.java", "--foo=bar.java", "-J-XX:Flags=f.java"):
         (tmp_path / name).write_text("class A {}\n")
     words = _request(["javac", "-d", str(tmp_path / "out"),

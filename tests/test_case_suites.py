@@ -1,8 +1,8 @@
 """Every shipped case suite loads cleanly, covers its rubric, and matches the reference today."""
 import pytest
 
-from harness import cases as caseload
-from harness import spec as specs
+from harness.loading import cases as caseload
+from harness.loading import spec as specs
 
 
 @pytest.mark.parametrize("game", specs.games())

@@ -13,9 +13,10 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from harness import cases as caseload
-from harness import classroom, procwait
-from harness import spec as specs
+from harness.loading import cases as caseload
+from harness.classes import classroom
+from harness.running import procwait
+from harness.loading import spec as specs
 from tests.conftest import ROOT
 
 CORRECT = (ROOT / "examples" / "reversi" / "correct-python" / "reversi.py").read_text(encoding="utf-8")

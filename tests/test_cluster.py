@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import spec as specs
+from harness.loading import spec as specs
 from tests.conftest import FIXTURE, ROOT, SAMPLES
 from tests.test_fixture_grading import RULES
 

@@ -5,10 +5,10 @@ import threading
 
 import pytest
 
-from harness import compare
-from harness import spec as specs
+from harness.judging import compare
+from harness.loading import spec as specs
 from harness.errors import InputError
-from harness.outcome import End
+from harness.running.outcome import End
 from tests.conftest import ROOT
 
 EXPECTED = [{"out": "Board\nRow? "}, {"in": "4"}, {"out": "Not a legal move!\nRow? "}, {"in": "3"},

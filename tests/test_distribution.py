@@ -11,10 +11,11 @@ import pytest
 import yaml
 from scipy.stats import binom, binomtest
 
-from harness import cases as caseload
-from harness import build as builder
-from harness import distribution, grading
-from harness import spec as specs
+from harness.loading import cases as caseload
+from harness.building import build as builder
+from harness.judging import distribution
+from harness.grading import submission as grading
+from harness.loading import spec as specs
 from harness.errors import InputError
 from harness.results import CaseResult
 

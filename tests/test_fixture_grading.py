@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import spec as specs
-from harness.outcome import End
+from harness.loading import spec as specs
+from harness.running.outcome import End
 from harness.results import FAILED, HARNESS_ERROR, PASSED, UNGRADABLE
 from tests.conftest import FIXTURE, SAMPLES, unplannable_case
 

@@ -21,7 +21,10 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, event, given, settings, strategies as st
 
-from harness import build, cases, cli, spec as specs
+from harness.building import build
+from harness.loading import cases
+from harness import cli
+from harness.loading import spec as specs
 from harness.errors import InputError
 from tests.conftest import ROOT
 

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from harness import cases as caseload
-from harness import spec as specs
-from harness.reports import exports
+from harness.loading import cases as caseload
+from harness.loading import spec as specs
+from harness.reporting import exports
 from harness.results import SubmissionResult
 from tests.conftest import ROOT
 
@@ -152,7 +152,7 @@ def test_the_zip_unpacked_as_gradescope_does_grades_through_run_autograder(tmp_p
         unzip.extractall(root / "source")
         modes = {info.filename: info.external_attr >> 16 for info in unzip.infolist()}
     assert {"setup.sh", "run_autograder", "autograder-game.txt", "pyproject.toml", "harness/cli.py",
-            "harness/java/WarmJavac.java", "specs/reversi/spec.yaml"} <= set(names)
+            "harness/building/java/WarmJavac.java", "specs/reversi/spec.yaml"} <= set(names)
     assert not any(name.startswith(("specs/flip", "cases/flip", "tests/")) or "__pycache__" in name for name in names)
     assert modes["run_autograder"] & 0o111 and modes["setup.sh"] & 0o111
     shutil.copytree(ROOT / "examples" / "reversi" / "correct-java", root / "submission")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import intake
+from harness.building import intake
 
 
 def _write(root: Path, files: dict[str, str]) -> Path:
@@ -324,7 +324,7 @@ def test_comments_are_stripped_from_hostile_source_in_one_pass():
     """A student's source is read for hints (a `main`, a package line, `system("pause")`): an
     unclosed `/*` run of a megabyte and quotes that never close are read once, as the C rules
     say (the regular expression this replaced took 4 s for 20,000 `/* ` and grew as the square)."""
-    from harness.diagnose import strip_comments
+    from harness.building.diagnose import strip_comments
     source = '/* a */ int x; // b\nchar *s = "/* not a comment */"; /* c\nd */ int main() {}\n'
     assert strip_comments(source) == ("        int x;     \nchar *s =                      ;     \n"
                                       "     int main() {}\n")

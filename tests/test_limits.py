@@ -4,10 +4,11 @@ import subprocess
 
 import pytest
 
-from harness import build as builder
-from harness import cgroups, sandbox
+from harness.building import build as builder
+from harness.running import cgroups
+from harness.running import sandbox
 from harness.errors import InputError
-from harness.limits import run_contained
+from harness.running.limits import run_contained
 
 GROUPS = pytest.mark.skipif(cgroups.mechanism() == "rlimits",
                             reason="no control group can be made here: whole-tree limits not in force")

@@ -1,4 +1,4 @@
-"""The pytest plugin (harness/pytest_plugin.py), run as a user runs it: a real pytest in a
+"""The pytest plugin (harness/plugin/pytest_plugin.py), run as a user runs it: a real pytest in a
 subprocess, on the fixture game, against the fixture's samples.
 
 What each run must show comes from the cases (their files, rubric items, visibility) and from
@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from harness import build as builder
-from harness import cases as caseload
-from harness.reports import terminal
+from harness.building import build as builder
+from harness.loading import cases as caseload
+from harness.reporting import terminal
 from harness.results import PASSED
 from tests.conftest import FIXTURE, SAMPLES, unplannable_case
 
@@ -77,8 +77,8 @@ def test_without_game_the_plugin_changes_nothing(tmp_path):
     (tmp_path / "test_plain.py").write_text(
         "import sys\n"
         "def test_plain():\n"
-        "    assert 'harness.pytest_plugin' in sys.modules  # the plugin is loaded\n"
-        "    assert not [m for m in sys.modules if m.startswith('harness.') and m != 'harness.pytest_plugin']\n",
+        "    assert 'harness.plugin.pytest_plugin' in sys.modules  # the plugin is loaded\n"
+        "    assert not [m for m in sys.modules if m.startswith('harness.') and m != 'harness.plugin.pytest_plugin']\n",
         encoding="utf-8")
     shutil.copy(next(FIXTURE.glob("cases/tally/*.yaml")), tmp_path / "case.yaml")  # a case file is no test
     done = run_pytest(tmp_path, tmp_path, "-rA")

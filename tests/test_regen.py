@@ -10,8 +10,8 @@ import subprocess
 import pytest
 import yaml
 
-from harness import cases as caseload
-from harness import spec as specs
+from harness.loading import cases as caseload
+from harness.loading import spec as specs
 from tests.conftest import FIXTURE
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import cases as caseload
-from harness import spec as specs
+from harness.loading import cases as caseload
+from harness.loading import spec as specs
 
 STYLED = Path(__file__).parent / "renderings" / "silver_dollar_styled.py"
 

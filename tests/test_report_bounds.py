@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from harness import cases as caseload
-from harness import spec as specs
-from harness.reports import files, terminal
+from harness.loading import cases as caseload
+from harness.loading import spec as specs
+from harness.reporting import files, terminal
 
 ROOT = Path(__file__).resolve().parent.parent
 FLOOD = """

@@ -14,7 +14,7 @@ from importlib import resources
 import jsonschema
 import pytest
 
-from harness.reports import exports, files
+from harness.reporting import exports, files
 from harness.results import FAILED, HARNESS_ERROR, PASSED, UNGRADABLE, SubmissionResult
 from tests.conftest import SAMPLES, unplannable_case
 
@@ -47,7 +47,7 @@ RESULTS = ["bug_add", "charged", "errored"]
 
 
 def _schema() -> dict:
-    return json.loads(resources.files("harness.schemas").joinpath("result.schema.json").read_text("utf-8"))
+    return json.loads(resources.files("harness.loading.schemas").joinpath("result.schema.json").read_text("utf-8"))
 
 
 @pytest.mark.parametrize("which", RESULTS)
@@ -143,7 +143,7 @@ def test_a_submission_the_harness_failed_on_has_no_total_anywhere(errored, bug_a
 def test_long_turns_are_marked_line_by_line_not_aligned():
     """difflib's alignment grows faster than the square of the lines: past a few hundred lines
     (a program's flood of newlines) the differing lines are marked by position, in one pass."""
-    from harness.reports import html
+    from harness.reporting import html
     many = html.ALIGNED_LINES * 10
     assert html._differing_lines("\n" * many, "\n" * many) == set()
     assert html._differing_lines("a\n" * many, "a\n" * (many - 1) + "b\n") == {many - 1}

@@ -3,9 +3,9 @@ import sys
 import textwrap
 import time
 
-from harness import runner
-from harness.environment import child_env
-from harness.outcome import End
+from harness.running import runner
+from harness.running.environment import child_env
+from harness.running.outcome import End
 
 LIMITS = runner.Limits(turn_seconds=3, run_seconds=10, output_bytes=20_000, quiet_seconds=1)
 

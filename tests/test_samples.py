@@ -9,8 +9,9 @@ import sys
 
 import pytest
 
-from harness import procwait, samples
-from harness import spec as specs
+from harness.running import procwait
+from harness.suite import samples
+from harness.loading import spec as specs
 from harness.errors import InputError
 from tests.conftest import FIXTURE, ROOT, alive
 from tests.test_fixture_grading import RULES, expected_percent

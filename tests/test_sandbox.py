@@ -4,10 +4,11 @@ import threading
 
 import pytest
 
-from harness import build as builder
-from harness import cases as caseload
-from harness import grading, sandbox
-from harness import spec as specs
+from harness.building import build as builder
+from harness.loading import cases as caseload
+from harness.grading import submission as grading
+from harness.running import sandbox
+from harness.loading import spec as specs
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.skipif(not sandbox.available(), reason="bubblewrap (bwrap) is not installed")
@@ -107,7 +108,7 @@ def test_mode_and_description_name_what_is_in_force():
 
 
 def test_a_signal_status_reads_as_the_signal_with_either_kind_of_end():
-    from harness.outcome import End
+    from harness.running.outcome import End
     assert sandbox.exit_status(139) == "signal SIGSEGV"
     assert sandbox.exit_status(End.exited(137)) == End.killed("SIGKILL")
     assert sandbox.exit_status(End.exited(1)) == End.exited(1)

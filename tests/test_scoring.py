@@ -7,8 +7,8 @@ import math
 
 import pytest
 
-from harness import scoring
-from harness.reports import exports
+from harness.grading import scoring
+from harness.reporting import exports
 from harness.results import FAILED, HARNESS_ERROR, PASSED, UNGRADABLE, CaseResult, SubmissionResult
 
 

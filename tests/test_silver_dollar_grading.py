@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from harness import cases as caseload
-from harness import compare, grading
-from harness import spec as specs
-from harness.starts import find_start
+from harness.loading import cases as caseload
+from harness.judging import compare
+from harness.grading import submission as grading
+from harness.loading import spec as specs
+from harness.judging.starts import find_start
 from reference import silver_dollar as sd
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from harness import cases as caseload
-from harness import spec as specs
+from harness.loading import cases as caseload
+from harness.loading import spec as specs
 
 ROOT = Path(__file__).resolve().parent.parent
 GRADINGS = 5

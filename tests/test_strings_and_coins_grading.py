@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from harness import cases as caseload
-from harness import grading
-from harness import spec as specs
+from harness.loading import cases as caseload
+from harness.grading import submission as grading
+from harness.loading import spec as specs
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "examples" / "strings-and-coins"
@@ -58,7 +58,7 @@ def test_a_submission_without_the_header_uses_the_provided_one(tmp_path):
 
 
 def test_compiler_errors_and_warnings_reach_the_report(tmp_path):
-    from harness.reports import html
+    from harness.reporting import html
     warned, broken = tmp_path / "warned", tmp_path / "broken"
     for folder in (warned, broken):
         folder.mkdir()

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from harness import cases as caseload
-from harness import spec as specs
-from harness.reports.summary import first_difference
+from harness.loading import cases as caseload
+from harness.loading import spec as specs
+from harness.reporting.summary import first_difference
 from tests.conftest import ROOT
 
 CORRECT = (ROOT / "examples" / "reversi" / "correct-python" / "reversi.py").read_text(encoding="utf-8")

@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from harness import build as builder
-from harness import build_cache
-from harness import diagnose, grading
-from harness import spec as specs
-from harness.javac_server import START_AFTER, WarmJavac
+from harness.building import build as builder
+from harness.building import build_cache
+from harness.building import diagnose
+from harness.grading import submission as grading
+from harness.loading import spec as specs
+from harness.building.javac_server import START_AFTER, WarmJavac
 from tests.conftest import ROOT
 
 BROKEN = 'public class A {\n    public static void main(String[] args) {\n        int x = "s";\n    }\n}\n'
@@ -72,7 +73,7 @@ def test_a_program_it_compiled_runs(warm):
 
 def test_a_graded_submission_built_by_it_passes(warm):
     spec, milestone = specs.parse_game("reversi")
-    from harness import cases as caseload
+    from harness.loading import cases as caseload
     found = [c for c in caseload.load_all(spec, milestone) if c.name in ("ms2-illegal-white", "ms2-result-tie")]
     assert len(found) == 2
     ready(warm)
@@ -124,7 +125,7 @@ def test_two_threads_compile_at_once(warm):
 
 
 def test_it_runs_in_the_sandbox_seeing_only_this_gradings_builds(warm, tmp_path):
-    from harness import sandbox
+    from harness.running import sandbox
     if not sandbox.available():
         pytest.skip("bubblewrap cannot run here: the compiler runs unconfined, as plain javac would")
     ready(warm)
@@ -171,7 +172,8 @@ def test_a_failed_build_is_reused_with_its_first_error(tmp_path):
 
 
 def test_a_valid_case_is_remembered_but_an_edited_one_is_validated_again(tmp_path, monkeypatch):
-    from harness import schema, yamlfile
+    from harness.loading import schema
+    from harness.loading import yamlfile
     from harness.errors import InputError
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     case = tmp_path / "case.yaml"

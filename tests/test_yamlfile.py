@@ -1,7 +1,7 @@
 """Case files keep every byte: trailing spaces, missing final newlines, blank lines, ○●."""
 import yaml
 
-from harness import yamlfile
+from harness.loading import yamlfile
 
 TRICKY = ["  abcdef\n1 ......\n", "Row? (1-6) ", "\nBlack's turn\nRow? (1-6) ", "a\n\n", "\n", "", "○●\n",
           " lead\nx", "tab\there  \nend  ", "\x07bell\n", "line\r\nwin\r\n", "\n\nabc\n", "  \n", "a\n \n"]

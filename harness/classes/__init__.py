@@ -1,0 +1,1 @@
+"""Classes: a class's submissions found, graded side by side (locally or on Dask), resumed and shown."""

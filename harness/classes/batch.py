@@ -1,0 +1,321 @@
+"""Grade a class in one command: every submission found, the unchanged ones kept from the last
+run, the others graded side by side, each report written the moment it is done, a gradebook
+and a class page at the end, and a clean stop on Ctrl-C.
+
+Case workers ignore Ctrl-C (their fork server is started with SIGINT ignored), so only this
+process answers it: queued cases are dropped, the programs and builds running are killed (each
+worker then cleans up after its run as usual), the workers end, and the gradebook and class
+page are written for the reports that are finished (the rest are rows marked not graded).
+
+Where each submission is graded is a pool with one small interface (submit, completed,
+interrupt, close): this machine (`Local`) unless `Options.pool` gives a cluster
+(`harness.classes.cluster`); reports and the gradebook are written here either way.
+"""
+import os
+import dataclasses
+import signal
+import sys
+import threading
+import time
+import traceback
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from harness.classes import classroom
+from harness.grading import submission as grading
+from harness.classes import progress
+from harness.classes import resume
+from harness.running import sandbox
+from harness.running import stopping
+from harness.running.environment import fork_server
+from harness.errors import InputError
+from harness.reporting import exports, files, summary, terminal
+from harness.results import BuildSummary, SubmissionResult
+from harness.safe_text import cap, one_line, visible, writable
+
+NOT_GRADED = "not-graded"
+
+
+@dataclass(frozen=True)
+class Options:
+    output: Path
+    detail: str  # progress.QUIET | NORMAL | VERBOSE
+    colour: str  # auto | always | never
+    force: bool  # regrade even what is unchanged
+    pool: object = None  # where submissions are graded: None for this machine (`Local`), or a `cluster.Cluster`
+
+
+@dataclass
+class Done:
+    """One finished submission: its result and where its report is."""
+    entry: classroom.Entry
+    result: SubmissionResult
+    report: Path
+    reused: bool
+
+
+class Stopped(Exception):
+    """The grading was interrupted: no new case is started."""
+
+
+class StoppableGrader(grading.Grader):
+    """The shared pool of case workers, which starts no new worker once the grading stops."""
+
+    def __init__(self, stop: threading.Event, jobs: int | None = None):
+        super().__init__(jobs)
+        self._stop = stop
+
+    def _workers(self, *args, **kwargs):
+        if self._stop.is_set():
+            raise Stopped("interrupted")
+        return super()._workers(*args, **kwargs)
+
+
+def _workers_ignore_ctrl_c() -> None:
+    """Start the workers' fork server with SIGINT ignored: workers (and what they run) inherit it."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        fork_server()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def require_some(paths: list[Path]) -> None:
+    """Every path missing is a mistyped command, not a class of missing submissions."""
+    if not any(os.path.lexists(path) for path in paths):
+        raise InputError(f"no such file or folder: {', '.join(map(str, paths))}")
+
+
+def _refuse_overlap(output: Path, paths: list[Path], entries: list[classroom.Entry]) -> None:
+    """Reports are never written over what is graded or into a student's folder (where they
+    would become part of the submission)."""
+    target = os.path.realpath(output)
+    for path in paths:
+        if target == os.path.realpath(path):
+            raise InputError(f"-o {output}: that is what is graded; give a folder of its own for the reports, "
+                             "e.g. -o reports")
+    for entry in entries:
+        base = os.path.realpath(entry.path) if entry.layout == classroom.FOLDER else None
+        if base and (target == base or target.startswith(base + os.sep)):
+            raise InputError(f"-o {output}: that is inside the submission {entry.path}; give a folder of its own "
+                             "for the reports, e.g. -o reports")
+
+
+def grade_class(spec, milestone, cases, paths: list[Path], options: Options) -> int:
+    found = classroom.find(paths, spec, exclude=[options.output])
+    if not found.entries:
+        raise InputError(f"{', '.join(map(str, paths))}: no submissions in it (folders, archives or source files)")
+    _refuse_overlap(options.output, paths, found.entries)
+    look = progress.style(options.detail, options.colour)
+    started = time.monotonic()
+    with classroom.Staging() as staging:
+        try:
+            for entry in found.entries:
+                staging.stage(entry)
+            common = resume.inputs(spec, milestone, cases, sandbox.mode() != "none")
+            keys = {e.name: resume.key(common, e.path if e.layout != classroom.MISSING else None)
+                    for e in found.entries}
+        except KeyboardInterrupt:  # before anything was graded: nothing to write
+            print(f"\ninterrupted: 0 of {len(found.entries)} graded", file=sys.stderr)
+            return 130
+        return _run(spec, milestone, cases, found, keys, options, look, started)
+
+
+def _run(spec, milestone, cases, found, keys, options, look, started) -> int:
+    entries, out = found.entries, options.output
+    done: list[Done] = []
+    todo = []
+    for entry in entries:
+        kept = None if options.force else resume.reusable(out / entry.name, keys[entry.name])
+        if kept is not None:
+            kept.name = entry.name
+            done.append(Done(entry, _slim(kept), out / entry.name / "report.html", True))
+        else:
+            todo.append(entry)
+    whole = len(entries) == 1 and look.detail != progress.QUIET
+    with progress.Progress(len(entries), len(done), look) as shown:
+        if look.detail != progress.QUIET:
+            for note in found.notes:
+                shown.say(one_line(note))
+            for item in done:
+                shown.say(_full(item, look) if whole or look.detail == progress.VERBOSE else _line(item, look))
+        pool = options.pool or Local()
+        pending = {}
+        try:
+            pending = {pool.submit(spec, milestone, cases, entry): entry for entry in todo}
+            for future in pool.completed(pending):
+                entry = pending.pop(future)  # a finished future would keep its whole result alive
+                try:
+                    result = future.result()
+                except Exception:  # the harness failed on this submission: its row says so, the rest go on
+                    result = _crashed(spec, milestone, entry, traceback.format_exc())
+                paths = _write(result, out / entry.name, keys[entry.name])
+                item = Done(entry, result, paths["html"], False)
+                done.append(item)
+                shown.advance()
+                if whole or look.detail == progress.VERBOSE:
+                    shown.say(_full(item, look))
+                elif look.detail != progress.QUIET:
+                    shown.say(_line(item, look))
+                item.result = _slim(result)
+        except KeyboardInterrupt:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C cannot cut the cleanup short
+            shown.close()
+            print("\nstopping: ending the programs and builds running now", file=sys.stderr, flush=True)
+            pool.interrupt(pending)
+            finished = {d.entry.name for d in done}
+            _class_files(spec, milestone, entries, done, [e for e in entries if e.name not in finished], out)
+            print(f"interrupted: {len(done)} of {len(entries)} graded; the same command grades the rest",
+                  file=sys.stderr)
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            return 130
+        finally:
+            pool.close()
+    _class_files(spec, milestone, entries, done, [], out, time.monotonic() - started)
+    return 0 if all(d.result.all_passed and d.result.status == "graded" for d in done) else 1
+
+
+def _write(result: SubmissionResult, folder: Path, key: str) -> dict[str, Path]:
+    """The submission's report files, then its hash: an interrupted write is graded again."""
+    try:
+        resume.forget(folder)
+        paths = files.write(result, folder)
+        resume.remember(folder, key)
+    except OSError as problem:
+        raise InputError(f"cannot write the report in {folder} ({problem.strerror or problem}); "
+                         "free some space or choose another folder with -o") from None
+    return paths
+
+
+def _crashed(spec, milestone, entry: classroom.Entry, problem: str) -> SubmissionResult:
+    """A submission the harness itself failed on: a harness-error row, never the batch's end."""
+    reason = f"the harness failed on this submission (not its fault): {problem.strip().splitlines()[-1]}"
+    builds = {target: BuildSummary(target, None, False, cap(reason, 500), cap(problem, 8000)) for target in spec.targets}
+    return SubmissionResult(submission=entry.shown, name=entry.name, game=spec.game, title=spec.title,
+                            milestone=milestone, sandbox=sandbox.mode(), status="harness-error", builds=builds,
+                            cases=[], items=[], earned=0.0, possible=0.0)
+
+
+class Local:
+    """Grading on this machine: a builder thread per submission in progress, one shared pool
+    of case workers, and on Ctrl-C every run and build below this process ended."""
+
+    def __init__(self, jobs: int | None = None, threads: int | None = None):
+        self.stop = threading.Event()
+        _workers_ignore_ctrl_c()
+        stopping.adopt_orphans()
+        self.runs = stopping.Runs()
+        self.grader = StoppableGrader(self.stop, jobs)
+        self.builders = ThreadPoolExecutor(max_workers=threads or self.grader.jobs)
+
+    def submit(self, spec, milestone, cases, entry: classroom.Entry):
+        return self.builders.submit(grade_entry, self.grader, spec, milestone, cases, entry)
+
+    def completed(self, pending):
+        return as_completed(pending)
+
+    def interrupt(self, pending) -> None:
+        """End everything now: no new case, every run and build killed. A second Ctrl-C cannot
+        cut this short."""
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            self.stop.set()
+            for future in pending:
+                future.cancel()
+            closer = threading.Thread(target=_shut, args=(self.grader, self.builders), daemon=True)
+            closer.start()
+            self.runs.end_until(lambda: not closer.is_alive())
+            closer.join()
+            stopping.kill_all()
+            stopping.reap()
+        finally:
+            signal.signal(signal.SIGINT, previous)
+
+    def close(self) -> None:
+        if not self.stop.is_set():
+            _shut(self.grader, self.builders)
+
+
+def _shut(grader, builders) -> None:
+    grader.close()  # queued cases dropped, running ones end within their limits
+    builders.shutdown(wait=True, cancel_futures=True)
+    grader.close()  # a pool a builder thread made meanwhile
+
+
+def grade_entry(grader, spec, milestone, cases, entry: classroom.Entry) -> SubmissionResult:
+    """One submission, with what the class folder said about it on top of its report."""
+    result = grader.grade(spec, milestone, cases, entry.path, None, entry.name)
+    result = replace(result, submission=writable(entry.shown), name=entry.name)
+    if entry.layout == classroom.MISSING:
+        result.status = "missing-files"
+    for build in result.builds.values():
+        build.intake[:0] = [one_line(cap(note, 500)) for note in entry.notes]
+    return result
+
+
+def _slim(result: SubmissionResult) -> SubmissionResult:
+    """What the class page and the gradebook need of a finished submission (its report is on
+    disk): scores and reasons, and of each failing case only its first differing turn, so the
+    harness's memory stays flat however large the class."""
+    cases = []
+    for case in result.cases:
+        turn = case.turns[case.first_divergence] if case.first_divergence is not None and case.turns else None
+        cases.append(dataclasses.replace(case, expected=[], actual=[], typed=[], notes=case.notes[:3],
+                                         turns=[turn] if turn else [], first_divergence=0 if turn else None))
+    return dataclasses.replace(result, cases=cases)
+
+
+def _full(item: Done, look: progress.Style) -> str:
+    kept = " (unchanged since the last run: kept)" if item.reused else ""
+    return progress.rendered(terminal.render, item.result, look.colour) + f"  report: {item.report}{kept}\n"
+
+
+def _line(item: Done, look: progress.Style) -> str:
+    result = item.result
+    tone = "failing" if result.status == "graded" and not result.all_passed else result.status
+    status = progress.paint(f"{result.status:<13}", tone, look.colour)
+    kept = "  (unchanged since the last run: kept)" if item.reused else ""
+    return (f"{result.percent:6.1f} %  {status} {result.passed}/{result.total} cases  "
+            f"{visible(result.name)}  ({item.report}){kept}")
+
+
+def _class_files(spec, milestone, entries: list[classroom.Entry], done: list[Done], left: list[classroom.Entry],
+                 out: Path, seconds: float | None = None) -> None:
+    """The gradebook (every submission of the class, in class order) and the class page."""
+    out.mkdir(parents=True, exist_ok=True)
+    order = {entry.name: index for index, entry in enumerate(entries)}
+    done = sorted(done, key=lambda d: order[d.entry.name])
+    gradebook = out / "gradebook.csv"
+    kept = _keep_previous(gradebook, {d.entry.name for d in done} | {e.name for e in left})
+    exports.gradebook([d.result for d in done], gradebook, [e.name for e in left])
+    page = summary.write(spec, milestone, [summary.Report(d.result, d.report.relative_to(out).as_posix(), d.reused)
+                                           for d in done], [e.name for e in left], out / "index.html")
+    counts: dict[str, int] = {}
+    for item in done:
+        counts[item.result.status] = counts.get(item.result.status, 0) + 1
+    parts = [f"{n} {status}" for status, n in sorted(counts.items())]
+    if left:
+        parts.append(f"{len(left)} {NOT_GRADED}")
+    reused = sum(d.reused for d in done)
+    took = f" in {seconds:.1f} s" if seconds is not None else ""
+    print(f"{len(done) + len(left)} submission{'s' if len(done) + len(left) != 1 else ''}{took}: {', '.join(parts)}"
+          + (f"; {reused} unchanged since the last run, kept (--force grades them again)" if reused else ""))
+    if kept:
+        print(f"the previous gradebook listed submissions this run does not: kept as {kept}")
+    print(f"gradebook: {gradebook}\nclass page: {page}")
+
+
+def _keep_previous(gradebook: Path, names: set[str]) -> Path | None:
+    """A gradebook with rows this run does not cover is moved aside, never silently replaced."""
+    try:
+        previous = exports.gradebook_names(gradebook)
+    except OSError:
+        return None
+    if previous <= names:
+        return None
+    n = 1
+    while (aside := gradebook.with_name(f"gradebook-previous-{n}.csv")).exists():
+        n += 1
+    gradebook.rename(aside)
+    return aside

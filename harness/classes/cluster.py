@@ -1,0 +1,334 @@
+"""Grade a class on a Dask distributed cluster instead of this machine.
+
+The caller finds and stages the class as usual; each submission's files travel with its task
+(packed in memory, so the workers need not share the caller's disk), and the spec, its folder
+and the cases travel once per worker in a worker plugin that also holds the one `Grader` that
+worker reuses for every task of the grading. A worker grades with the same code as a local
+grading (the same sandbox and limits), and sends back the typed `SubmissionResult`; the caller
+writes every report and the gradebook as for a local result.
+
+Workers must be able to start the harness's case-worker processes, which a daemonic process
+may not: start them with `DASK_DISTRIBUTED__WORKER__DAEMON=False dask worker ADDRESS`
+(or `dask worker ADDRESS --no-nanny`). Connecting checks that every worker runs this very
+harness (a hash of its code and the references) and can start processes, and names the
+worker that cannot.
+"""
+import asyncio
+import concurrent.futures
+import hashlib
+import io
+import itertools
+import multiprocessing
+import shutil
+import sys
+import tarfile
+import tempfile
+import threading
+import uuid
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from distributed import Client, WorkerPlugin, as_completed, get_worker
+from distributed.comm import connect as open_comm
+
+from harness.classes import classroom
+from harness.loading import paths
+from harness.running import sandbox
+from harness.errors import InputError
+from harness.results import BuildSummary, SubmissionResult
+from harness.safe_text import cap
+
+MAX_BYTES = 50 * 1024 * 1024  # of a submission's files sent to a worker (intake's own limit for an archive)
+CONNECT_SECONDS = 5  # a scheduler answers in well under a second; a wrong address waits this long
+WORKER_FIX = "DASK_DISTRIBUTED__WORKER__DAEMON=False dask worker {address} (or dask worker {address} --no-nanny)"
+_CODE_SUFFIXES = (".py", ".json", ".j2", ".yaml", ".java", ".html", ".css")
+_PLUGIN = "game-harness-{}"
+
+
+class TooBig(Exception):
+    """A submission whose files are more than a task may carry."""
+
+
+# --- what both sides must agree on --------------------------------------------------------
+
+def code_version() -> str:
+    """A hash of the harness's code and of the references: two machines that agree on it grade
+    alike (a version number would not catch an edited checkout)."""
+    digest = hashlib.sha256()
+    root = paths.install_root()
+    for package in ("harness", "reference"):
+        for path in sorted((root / package).rglob("*")):
+            if path.suffix in _CODE_SUFFIXES and path.is_file() and "__pycache__" not in path.parts:
+                digest.update(f"\0{path.relative_to(root).as_posix()}\0".encode("utf-8", "surrogateescape"))
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Probe:
+    """What a worker says about itself when the caller connects."""
+    version: str
+    python: str
+    daemonic: bool
+
+
+def probe() -> Probe:
+    """Run on every worker at connection."""
+    return Probe(code_version(), sys.version.split()[0], bool(multiprocessing.current_process().daemon))
+
+
+# --- a submission's files as bytes ----------------------------------------------------------
+
+def pack(path: Path, limit: int = MAX_BYTES) -> bytes:
+    """The staged folder or file as a compressed tar, its top entry named as on this disk; links
+    are packed as links (intake reports them and never follows them). TooBig past `limit`."""
+    total = 0
+
+    def count(member: tarfile.TarInfo) -> tarfile.TarInfo:
+        nonlocal total
+        total += member.size
+        if total > limit:
+            raise TooBig(f"its files hold more than {limit // (1024 * 1024)} MB")
+        return member
+
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz", compresslevel=1) as tar:
+        tar.add(path, arcname=Path(path).name, recursive=True, filter=count)
+    return buffer.getvalue()
+
+
+def _member(member: tarfile.TarInfo, destination: str) -> tarfile.TarInfo | None:
+    """Extraction kept inside `destination`: no owners, no device nodes; a link is recreated as
+    a link (intake reports it, as it would have on the caller's disk) only when its own name is safe."""
+    if member.ischr() or member.isblk():
+        return None
+    if member.issym() or member.isfifo():
+        safe = tarfile.tar_filter(member, destination)  # a name inside the destination
+        return safe.replace(uid=None, gid=None, uname=None, gname=None, deep=False)
+    return tarfile.data_filter(member, destination)
+
+
+def unpack(data: bytes, into: Path) -> None:
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
+        tar.extractall(into, filter=_member)
+
+
+# --- the worker's side ----------------------------------------------------------------------
+
+@dataclass
+class Setup:
+    """What every worker needs for one grading, sent once per worker."""
+    spec: object  # harness.loading.spec.Spec
+    milestone: str | None
+    cases: list
+    spec_files: bytes  # the spec's folder (support files, a reference named through {spec})
+    version: str  # the caller's code_version()
+    allow_unconfined: bool  # --no-sandbox or HARNESS_SANDBOX=off on the caller
+
+
+class Grading(WorkerPlugin):
+    """On one worker, for one grading: the spec folder unpacked once and one Grader (its own
+    pool of case workers, its warm compiler) used by every task, closed when the grading ends."""
+
+    idempotent = True
+
+    def __init__(self, setup: Setup):
+        self.setup_data = setup
+
+    def setup(self, worker) -> None:
+        from harness.classes import batch
+        given = self.setup_data
+        self.address = worker.address
+        self.folder = Path(tempfile.mkdtemp(prefix="harness-cluster-"))
+        specs = self.folder / "specs"
+        specs.mkdir()
+        unpack(given.spec_files, specs)
+        self.spec = replace(given.spec, folder=specs / Path(given.spec.folder).name)
+        self.stop = threading.Event()
+        self.grader = batch.StoppableGrader(self.stop)
+        self.refusal = self._refusal()
+
+    def _refusal(self) -> str:
+        """Why this worker may not grade for this caller ("" when it may)."""
+        mine = code_version()
+        if mine != self.setup_data.version:
+            return (f"the cluster worker {self.address} runs another harness (code {mine}, the caller's "
+                    f"{self.setup_data.version}): install the same checkout there and restart the worker")
+        if multiprocessing.current_process().daemon:
+            return (f"the cluster worker {self.address} is a daemonic process, which cannot start case workers: "
+                    f"start it as {WORKER_FIX.format(address='ADDRESS')}")
+        if not sandbox.available() and not self.setup_data.allow_unconfined:
+            return (f"bubblewrap is not available on the cluster worker {self.address}: install it there "
+                    "(apt-get install bubblewrap), or pass --no-sandbox to run submissions unconfined")
+        return ""
+
+    def teardown(self, worker) -> None:
+        """No new case starts; queued ones are dropped, running ones end within their limits,
+        out of the worker's event loop."""
+        self.stop.set()
+        threading.Thread(target=self._close, name="harness-cluster-close").start()
+
+    def _close(self) -> None:
+        self.grader.close()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def grade(self, entry: classroom.Entry, packed: bytes) -> SubmissionResult:
+        from harness.classes import batch
+        given = self.setup_data
+        if self.refusal:
+            return refused(self.spec, given.milestone, entry, self.refusal)
+        with tempfile.TemporaryDirectory(prefix="harness-submission-", dir=self.folder) as temp:
+            unpack(packed, Path(temp))
+            here = replace(entry, path=Path(temp) / Path(entry.path).name)
+            result = batch.grade_entry(self.grader, self.spec, given.milestone, given.cases, here)
+        for build in result.builds.values():
+            build.intake.append(f"graded on the cluster worker {self.address}")
+        return result
+
+
+def grade_task(plugin: str, entry: classroom.Entry, packed: bytes) -> SubmissionResult:
+    """A task: one submission, on whichever worker the scheduler chose."""
+    return get_worker().plugins[plugin].grade(entry, packed)
+
+
+def refused(spec, milestone, entry: classroom.Entry, reason: str) -> SubmissionResult:
+    """A submission the cluster could not grade, never through its own fault: a harness-error
+    row (counted nowhere, flagged for a person) that says why and what to do."""
+    builds = {target: BuildSummary(target, None, False, cap(reason, 500)) for target in spec.targets}
+    return SubmissionResult(submission=entry.shown, name=entry.name, game=spec.game, title=spec.title,
+                            milestone=milestone, sandbox=sandbox.mode(), status="harness-error", builds=builds,
+                            cases=[], items=[], earned=0.0, possible=0.0)
+
+
+# --- the caller's side ------------------------------------------------------------------------
+
+@dataclass
+class Cluster:
+    """A connected Dask cluster, used by `batch` as the place where submissions are graded."""
+    address: str
+    client: object  # distributed.Client
+    workers: dict[str, Probe]
+    allow_unconfined: bool
+    plugin: str = ""  # the registered Grading's name, once the first submission is sent
+    _count: itertools.count = field(default_factory=itertools.count)
+
+    def submit(self, spec, milestone, cases, entry: classroom.Entry):
+        """A Dask future of the entry's result; a missing submission (nothing to build or run)
+        and one too big to send are settled here, as already finished futures."""
+        if entry.layout == classroom.MISSING:
+            from harness.classes import batch
+            from harness.grading import submission as grading
+            with grading.Grader() as nothing_runs:  # the build finds no files: no program, no pool
+                return _settled(lambda: batch.grade_entry(nothing_runs, spec, milestone, cases, entry))
+        try:
+            packed = pack(entry.path)
+        except TooBig as big:
+            reason = (f"too big to send to the cluster ({big}): grade it on this machine (leave out --cluster), "
+                      "or remove what is not part of the program")
+            return _settled(lambda: refused(spec, milestone, entry, reason))
+        except OSError as problem:
+            reason = (f"cannot read it to send it to the cluster ({problem.strerror or problem}): "
+                      "grade it on this machine (leave out --cluster)")
+            return _settled(lambda: refused(spec, milestone, entry, reason))
+        if not self.plugin:
+            self.plugin = self._register(spec, milestone, cases)
+        return self.client.submit(grade_task, self.plugin, entry, packed, pure=False, retries=0,
+                                  key=f"{self.plugin}-{next(self._count)}")
+
+    def _register(self, spec, milestone, cases) -> str:
+        name = _PLUGIN.format(uuid.uuid4().hex[:12])
+        try:
+            files = pack(Path(spec.folder))
+        except (TooBig, OSError) as problem:
+            raise InputError(f"{spec.folder}: cannot send the spec's folder to the workers ({problem}); keep only "
+                             "spec.yaml, its README and support files there") from None
+        setup = Setup(spec, milestone, list(cases), files, code_version(), self.allow_unconfined)
+        self.client.register_plugin(Grading(setup), name=name)
+        return name
+
+    def completed(self, pending):
+        """The futures as they finish: those settled here first, then the cluster's."""
+        settled = [f for f in pending if isinstance(f, concurrent.futures.Future)]
+        remote = [f for f in pending if not isinstance(f, concurrent.futures.Future)]
+        yield from settled
+        if remote:
+            yield from as_completed(remote, loop=self.client.loop)
+
+    def interrupt(self, pending) -> None:
+        """Ctrl-C: queued tasks are cancelled; on each worker no new case starts and the running
+        ones end within their limits."""
+        remote = [f for f in pending if not isinstance(f, concurrent.futures.Future)]
+        if remote:
+            self.client.cancel(remote, force=True)
+
+    def close(self) -> None:
+        """The workers' graders closed (their plugin removed), then the connection; twice is harmless."""
+        if self.client is None:
+            return
+        try:
+            if self.plugin:
+                self.client.unregister_worker_plugin(self.plugin)
+        except Exception:  # a scheduler already gone: nothing is left to remove
+            pass
+        finally:
+            client, self.client, self.plugin = self.client, None, ""
+            client.close()
+
+
+def _settled(make) -> concurrent.futures.Future:
+    future = concurrent.futures.Future()
+    try:
+        future.set_result(make())
+    except Exception as problem:  # reported as any submission the harness failed on
+        future.set_exception(problem)
+    return future
+
+
+def connect(address: str, allow_unconfined: bool) -> Cluster:
+    """A client of the scheduler at `address` whose every worker runs this harness and may
+    start processes; anything else is one InputError naming the address or the worker."""
+    try:
+        asyncio.run(_reach(address))  # first, so that a wrong address leaves no half-made client behind
+        client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
+    except Exception as problem:
+        detail = str(problem).strip().splitlines()[0] if str(problem).strip() else type(problem).__name__
+        raise InputError(f"--cluster {address}: no Dask scheduler answered ({detail}); start one with "
+                         "`dask scheduler` and give the address it prints (tcp://HOST:8786), or leave out "
+                         "--cluster to grade on this machine") from None
+    try:
+        workers = _check(address, client)
+    except BaseException:
+        client.close()
+        raise
+    return Cluster(address, client, workers, allow_unconfined)
+
+
+async def _reach(address: str) -> None:
+    """A scheduler (or anything speaking Dask's protocol) answers at `address`."""
+    comm = await open_comm(address, timeout=CONNECT_SECONDS)
+    await comm.close()
+
+
+def _check(address: str, client) -> dict[str, Probe]:
+    try:
+        client.wait_for_workers(1, timeout=CONNECT_SECONDS)
+    except Exception:
+        raise InputError(f"--cluster {address}: the scheduler has no workers; start some with "
+                         f"{WORKER_FIX.format(address=address)}") from None
+    answers = client.run(probe, on_error="return")
+    mine = code_version()
+    for worker, answer in sorted(answers.items()):
+        if isinstance(answer, BaseException):
+            raise InputError(f"--cluster {address}: the worker {worker} cannot run the harness "
+                             f"({type(answer).__name__}: {answer}); install this checkout there "
+                             "(pip install -e .) and restart it")
+        if answer.version != mine:
+            raise InputError(f"--cluster {address}: the worker {worker} runs another harness (code {answer.version}, "
+                             f"here {mine}); install this checkout there and restart it")
+        if answer.python.split(".")[:2] != sys.version.split()[0].split(".")[:2]:
+            raise InputError(f"--cluster {address}: the worker {worker} runs Python {answer.python}, here "
+                             f"{sys.version.split()[0]}; give it the same Python")
+        if answer.daemonic:
+            raise InputError(f"--cluster {address}: the worker {worker} is a daemonic process, which cannot start "
+                             f"the harness's case workers; start it as {WORKER_FIX.format(address=address)}")
+    return answers

@@ -1,0 +1,130 @@
+"""What a second run may keep: a content hash beside each report says what it was graded from.
+
+The key of a submission's grade covers everything the grade depends on: the submission's
+files, the selected cases (with their expected transcripts), the spec folder (rubric, support
+files), the references, the harness's own code and the result format, the milestone and
+whether the sandbox was used. A report whose stored key matches is reused as it is (its
+result.json loads back); any change regrades. The key is written after every report file, so
+an interrupted write never leaves a report that looks finished.
+"""
+import hashlib
+import json
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+import harness
+from harness.loading.cases import Case
+from harness.results import FORMAT_VERSION, SubmissionResult
+from harness.loading.spec import Spec
+
+HASH_FILE = ".harness-hash"
+MAX_FILES = 5000  # of one submission hashed file by file; past that, names and sizes only
+MAX_BYTES = 200 * 1024 * 1024
+_CODE_SUFFIXES = (".py", ".json", ".j2", ".yaml")
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """The part of every key that is the same for the whole class."""
+    digest: str
+
+
+def _update_tree(digest, root: Path, suffixes: tuple[str, ...] | None = None) -> None:
+    """Names and bytes of the regular files under `root`, in a fixed order, links not followed."""
+    budget, count = MAX_BYTES, 0
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(files):
+            path = Path(folder) / name
+            if suffixes and not name.endswith(suffixes):
+                continue
+            try:
+                info = path.lstat()
+            except OSError:
+                continue
+            rel = path.relative_to(root).as_posix()
+            if not stat.S_ISREG(info.st_mode):
+                digest.update(f"\0link-or-special {rel}\0".encode("utf-8", "surrogateescape"))
+                continue
+            count += 1
+            digest.update(f"\0file {rel} {info.st_size}\0".encode("utf-8", "surrogateescape"))
+            if count <= MAX_FILES and info.st_size <= budget:
+                budget -= info.st_size
+                _update_file(digest, path)
+
+
+def _update_file(digest, path: Path) -> None:
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError as problem:
+        digest.update(f"\0unreadable {problem.errno}\0".encode())
+        return
+    with os.fdopen(descriptor, "rb") as reader:
+        if not stat.S_ISREG(os.fstat(reader.fileno()).st_mode):
+            return
+        for block in iter(lambda: reader.read(1 << 20), b""):
+            digest.update(block)
+
+
+def inputs(spec: Spec, milestone: str | None, cases: list[Case], sandboxed: bool) -> Inputs:
+    """What every submission's grade depends on besides its own files."""
+    digest = hashlib.sha256()
+    digest.update(json.dumps({"format": FORMAT_VERSION, "game": spec.game, "milestone": milestone,
+                              "sandboxed": sandboxed, "cases": [c.name for c in cases]}).encode())
+    for case in cases:
+        digest.update(f"\0case {case.name}\0".encode())
+        _update_file(digest, Path(case.path))
+    digest.update(b"\0spec\0")
+    _update_tree(digest, Path(spec.folder))
+    for package in _packages():
+        digest.update(f"\0code {package.name}\0".encode())
+        _update_tree(digest, package, _CODE_SUFFIXES)
+    return Inputs(digest.hexdigest())
+
+
+def _packages() -> list[Path]:
+    """The harness's own code and the references (the expected transcripts of random starts)."""
+    import reference
+    return [Path(harness.__file__).parent, Path(reference.__file__).parent]
+
+
+def key(common: Inputs, submission: Path | None) -> str:
+    """The key of one submission's grade: the class-wide inputs and the submission's own files."""
+    digest = hashlib.sha256(common.digest.encode())
+    if submission is None or not os.path.lexists(submission):
+        digest.update(b"\0missing\0")
+    elif submission.is_dir() and not submission.is_symlink():
+        digest.update(b"\0folder\0")
+        _update_tree(digest, submission)
+    else:
+        digest.update(f"\0file {submission.name}\0".encode("utf-8", "surrogateescape"))
+        _update_file(digest, submission)
+    return digest.hexdigest()
+
+
+def reusable(folder: Path, wanted: str) -> SubmissionResult | None:
+    """The stored result of `folder` when it was graded from exactly these inputs, else None."""
+    try:
+        if (folder / HASH_FILE).read_text(encoding="utf-8").strip() != wanted:
+            return None
+        result = SubmissionResult.from_json(json.loads((folder / "result.json").read_text(encoding="utf-8")))
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return None  # no key, an old or damaged report: graded again
+    return result if result.version == FORMAT_VERSION else None
+
+
+def forget(folder: Path) -> None:
+    """Before a report is rewritten: it is not reusable until every file is written again."""
+    try:
+        (folder / HASH_FILE).unlink()
+    except FileNotFoundError:
+        pass
+
+
+def remember(folder: Path, value: str) -> None:
+    """After every report file of `folder` is written: its grade may be reused by a later run."""
+    partial = folder / (HASH_FILE + ".partial")
+    partial.write_text(value + "\n", encoding="utf-8")
+    os.replace(partial, folder / HASH_FILE)

@@ -1,0 +1,1 @@
+"""Grading: a submission's cases run side by side and scored against the rubric."""

@@ -1,0 +1,85 @@
+"""`harness gradescope GAME`: the grading step of a Gradescope autograder.
+
+Inside Gradescope's container the student's files are in /autograder/submission and the
+results must be in /autograder/results/results.json (gradescope/ holds the setup.sh and
+run_autograder that install and call this). The submission is graded as `harness grade`
+grades one, and results.json gets what a student must see: the build's reason and the
+compiler's first error at the top, each case as a test with its share of the score and, when
+it fails, its first difference; hidden cases get the visibility asked for (their score
+counts either way). The whole typed result goes beside it as result.json, for the instructor.
+When nothing can be graded (a broken spec, no submission folder) results.json still says
+why, so the student never sees a bare autograder failure.
+"""
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness.errors import InputError
+from harness.reporting import exports
+
+ROOT = Path("/autograder")
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where one autograder run reads and writes."""
+    submission: Path
+    results: Path  # results.json
+
+    @property
+    def full_result(self) -> Path:
+        return self.results.with_name("result.json")
+
+
+def layout(root: Path = ROOT, submission: Path | None = None, results: Path | None = None) -> Layout:
+    return Layout(submission or root / "submission", results or root / "results" / "results.json")
+
+
+def _write(path: Path, data: dict) -> None:
+    """Written whole or not at all: Gradescope may read it the moment the script ends."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(exports.json_text(data), encoding="utf-8")
+    os.replace(partial, path)
+
+
+def not_graded(where: Layout, problem: str) -> None:
+    """results.json for a run that graded nothing: a score of 0 and the reason, for the student
+    and the instructor (who fixes the autograder and regrades)."""
+    try:
+        _write(where.results, {"score": 0.0, "output_format": "text", "stdout_visibility": "hidden",
+                               "output": f"The autograder could not grade this submission: {problem}\n"
+                                         "Your instructor has been told; nothing you submitted was scored.",
+                               "tests": []})
+    except OSError:
+        pass  # the one line on stderr is all that is left
+
+
+def grade(game: str, where: Layout, *, select: str | None, hidden: str, allow_unconfined: bool) -> int:
+    """Grade the submission at `where`; 0 if every case passed, 1 otherwise (results written either way)."""
+    from harness.loading import cases as caseload
+    from harness.grading import submission as grading
+    from harness.running import sandbox
+    from harness.loading import spec as specs
+
+    spec, milestone = specs.parse_game(game)
+    found = caseload.load_all(spec, milestone, select)
+    if not found:
+        raise InputError(f"no cases for {game}{' matching ' + repr(select) if select else ''} in cases/{spec.game}/")
+    caseload.require_expectations(found)
+    sandbox.require(allow_unconfined)
+    if not where.submission.is_dir():
+        raise InputError(f"no submission folder {where.submission}; pass --submission FOLDER "
+                         "or --autograder-root (Gradescope puts it in /autograder/submission)")
+    with grading.Grader() as grader:
+        result = grader.grade(spec, milestone, found, where.submission, name="submission")
+    try:
+        _write(where.results, exports.gradescope(result, hidden))
+        _write(where.full_result, result.to_json())
+    except OSError as problem:
+        raise InputError(f"cannot write {where.results} ({problem.strerror or problem}); "
+                         "give a writable place with --results") from None
+    print(f"{result.title}: {result.status}, {result.passed}/{result.total} cases, "
+          f"{result.earned:.2f}/{result.possible:g} points -> {where.results}", file=sys.stdout)
+    return 0 if result.all_passed else 1

@@ -1,0 +1,52 @@
+"""Scores, computed once: every case's share of the total, every item's, the submission's.
+
+An item's score is its weight times the share of its case points that passed. A case that
+could not be graded (the program's own random start broke the rules) counts for nothing in
+its own item and as one failed point of the item it is charged to (the spec's setup item); a
+harness error counts for nothing anywhere. An item with no case that could be graded is left
+out of the total. Items graded by a person are listed but not counted.
+
+Each case carries `value` (its share of the total, in rubric points) and `earned`, so every
+renderer (Gradescope's per-test scores, JUnit, the gradebook) shows numbers that add up.
+"""
+import math
+
+from harness.results import PASSED, UNGRADABLE, CaseResult, ItemScore
+from harness.loading.spec import RubricItem, Spec
+
+DIGITS = 4  # rubric points are shown and summed at this precision
+
+
+def score(spec: Spec, items: list[RubricItem], cases: list[CaseResult]) -> tuple[list[ItemScore], float, float]:
+    """(item scores, earned, possible); sets each case's value and earned."""
+    scored = []
+    for case in cases:
+        case.value = case.earned = 0.0
+    for item in items:
+        gradable = [c for c in cases if c.rubric == item.id and c.status in (PASSED, "failed")]
+        charged = [c for c in cases if c.status == UNGRADABLE and c.charged_to == item.id]
+        units = math.fsum([c.points for c in gradable] + [1.0] * len(charged))
+        counted = item.graded and units > 0
+        if counted:
+            shares = _shares(item.points, [c.points for c in gradable] + [1.0] * len(charged))
+            for index, (case, share) in enumerate(zip(gradable + charged, shares)):
+                case.value = share
+                case.earned = share if index < len(gradable) and case.passed else 0.0
+        earned = round(math.fsum(c.earned for c in gradable), DIGITS)
+        scored.append(ItemScore(
+            id=item.id, title=item.title, weight=item.points, graded=item.graded, counted=counted, earned=earned,
+            cases_passed=sum(1 for c in gradable if c.passed), cases_gradable=len(gradable),
+            cases_ungradable=sum(1 for c in cases if c.rubric == item.id and c.status == UNGRADABLE),
+            charges=len(charged)))
+    possible = math.fsum(i.weight for i in scored if i.counted)
+    earned = round(math.fsum(i.earned for i in scored if i.counted), DIGITS)
+    return scored, earned, possible
+
+
+def _shares(weight: float, points: list[float]) -> list[float]:
+    """`weight` split in proportion to `points`, rounded so that the shares add up to it exactly."""
+    total = math.fsum(points)
+    shares = [round(weight * p / total, DIGITS) for p in points]
+    if shares:
+        shares[-1] = round(weight - math.fsum(shares[:-1]), DIGITS)
+    return shares

@@ -1,0 +1,607 @@
+"""Grade one submission: build each target, run every case, judge, and score.
+
+Running a case is three steps: run the program; get the expected transcript for this run
+(the case's own, or the reference re-run from the random start the program drew); judge the
+two under the case's comparison policy. Cases run in a pool of worker processes that get
+each case whole (spec, case and build travel to the worker); an exception in one case becomes
+that case's "harness error", never the batch's end.
+"""
+import dataclasses
+import importlib
+import math
+import os
+import threading
+import time
+import traceback
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from harness.building import build as builder
+from harness.judging import compare
+from harness.loading import config
+from harness.judging import distribution
+from harness.judging import facts
+from harness.running import runner
+from harness.running import sandbox
+from harness.grading import scoring
+from harness.running.budget import SPENT, Budget, Meter, counter
+from harness.building.javac_server import WarmJavac
+from harness.loading.cases import Case
+from harness.running.environment import Workdir, child_env, fork_server, reference_env
+from harness.running.outcome import End
+from harness.safe_text import cap
+from harness.results import FAILED, HARNESS_ERROR, PASSED, UNGRADABLE, BuildSummary, CaseResult, SubmissionResult
+from harness.loading.spec import Spec
+from harness.judging.starts import (MISSING, RULES, UNPLAYABLE, UNUSABLE, Rerun, StartProblem, StrategyInputs,
+                            expected_from_start, find_start, too_long)
+
+# Draws a case of a random game may take to get a start it can be graded on. A program whose
+# starts are usable at least half the time gets one within 20 draws but for a chance below one
+# in a million; one that rarely draws a usable start has lost its setup item long before.
+START_DRAWS = 20
+# A run that shows no start at all (a crash before the first board) is drawn again too, but a
+# correct program shows its start on every run, so a case whose first runs all show none fails:
+# after SAME_MISSES runs with the very same output (a deterministic crash; a program that
+# crashes on a sixth of its draws does that by chance once in 7,776 cases), or after MISSES
+# whatever they printed (text that differs every run; by chance (1/6)**8 < 1e-6), not START_DRAWS.
+SAME_MISSES = 5
+MISSES = 8
+
+
+@dataclass
+class Expected:
+    events: list[dict]
+    end: End
+    note: str = ""  # how it was obtained, when not the case's own
+
+
+# --- one run -------------------------------------------------------------------------
+
+def case_limits(spec: Spec, case: Case) -> runner.Limits:
+    return runner.Limits.merged(spec.limits, case.limits)
+
+
+def run_reference(spec: Spec, case: Case, extra: list[str], inputs, home: str) -> runner.RunResult:
+    command = spec.reference_command(case.milestone, case.target, case.args + extra)
+    return runner.run(command, env=reference_env(home), cwd=home, inputs=inputs, limits=case_limits(spec, case))
+
+
+def reference_seed_args(spec: Spec, case: Case) -> list[str]:
+    """The case's seed; for a random-start target without one, the spec's fixed seed, so the
+    reference's own draw (and the expected transcript) is the same every time."""
+    random_start = spec.random_start_for(case.target) or {}
+    return spec.seed_args(case.seed if case.seed is not None else random_start.get("seed"))
+
+
+@cache
+def rewriter(name: str | None):
+    """The spec's `rewrite` function (module:function), or the identity."""
+    if not name:
+        return lambda text: text
+    module, _, function = name.partition(":")
+    return getattr(importlib.import_module(module), function)
+
+
+def state_reader(spec: Spec) -> facts.StateReader | None:
+    """The spec's state reader (`state: {read: module:function, carry: [...]}`): a turn's
+    output -> the (kind, value) facts a person reads in it; None when the spec has none."""
+    if not spec.state:
+        return None
+    return facts.StateReader(rewriter(spec.state["read"]), tuple(spec.state.get("carry", ())))
+
+
+def _read_facts(spec: Spec):
+    reader = state_reader(spec)
+    return reader.read if reader else None
+
+
+def make_inputs(spec: Spec, case: Case, home: str):
+    if case.strategy is None:
+        return runner.FixedInputs(case.prefix)
+    reference = spec.reference_command(case.milestone, case.target, case.args)
+    return StrategyInputs(case.prefix, case.strategy, reference, spec.random_start_for(case.target), home,
+                          rewriter(spec.rewrite), _read_facts(spec))
+
+
+def _seeded(spec: Spec, case: Case) -> bool:
+    """The program is handed the case's seed, so it draws the case's own start on every run."""
+    return case.seed is not None and bool(spec.targets[case.target].seed_args)
+
+
+def _program_args(spec: Spec, case: Case) -> list[str]:
+    seed_args = spec.targets[case.target].seed_args if case.seed is not None else []
+    return case.args + [a.replace("{seed}", str(case.seed)) for a in seed_args]
+
+
+def _run_program(spec: Spec, case: Case, build: builder.Build, home: str, inputs,
+                 meter: Meter | None = None) -> tuple[list[str], runner.RunResult]:
+    """The program's run; with a meter, counted against its submission's budget as it goes."""
+    command = build.command(_program_args(spec, case))
+    confined = sandbox.wrap(command, writable=[home], readable=[build.src] if build.src else [],
+                            hidden=build.hidden, cwd=home) if build.sandboxed else command
+    limits = dataclasses.replace(case_limits(spec, case), budget=meter)
+    run = runner.run(confined, env=child_env(home), cwd=home, inputs=inputs, limits=limits)
+    if build.sandboxed and run.end.kind == "exit":
+        run.end = End.parse(sandbox.exit_status(run.end.status))
+    return command, run
+
+
+def _rewritten(spec: Spec, events: list[dict]) -> tuple[list[dict], bool, list[str]]:
+    """The program's output with the handout's alternative renderings read as the reference's,
+    and what the reading says of itself (a rewrite may return a str with `notes`: an ambiguous
+    drawing and the reading taken)."""
+    rewrite = rewriter(spec.rewrite)
+    out, notes = [], []
+    for event in events:
+        if "out" in event:
+            read = rewrite(event["out"])
+            notes += getattr(read, "notes", ())
+            event = {"out": str(read)}
+        out.append(event)
+    return out, out != events, list(dict.fromkeys(notes))
+
+
+def _expected(spec: Spec, case: Case, run: runner.RunResult, events: list[dict], inputs, home: str):
+    """The transcript this run must match: the case's own, or the reference's from the program's start."""
+    settings = spec.random_start_for(case.target)
+    own = Expected(case.expected_events, case.expected_end)
+    if not settings or _seeded(spec, case):
+        return own
+    output = "".join(e.get("out", "") for e in events)
+
+    def rerun(extra, lines):
+        return run_reference(spec, case, extra, runner.FixedInputs(lines), home)
+
+    outcome = expected_from_start(settings, case.expected_events, case.expected_end, output, inputs, rerun,
+                                  _read_facts(spec))
+    if outcome is None or isinstance(outcome, StartProblem):
+        return outcome or own
+    assert isinstance(outcome, Rerun)
+    return Expected(outcome.events, outcome.end,
+                    f"the program drew its own start {outcome.start!r}; the expected transcript is the reference's from that start")
+
+
+def _judge(view: compare.View, result: CaseResult, run: runner.RunResult, events: list[dict],
+           expected: Expected) -> CaseResult:
+    result.expected, result.expected_end = expected.events, expected.end
+    result.typed = [e["in"] for e in expected.events if "in" in e]
+    if expected.note:
+        result.notes.append(expected.note)
+    comparison = compare.compare_within(expected.events, expected.end, events, run.end, view)
+    result.policy = compare.describe_policy(view.flags)
+    result.turns, result.first_divergence = comparison.turns, comparison.first_divergence
+    _show_as_printed(result.turns, run.events)
+    result.hint = comparison.hint
+    result.status = PASSED if comparison.passed else FAILED
+    if not comparison.passed:
+        result.reason = "; ".join(comparison.problems + ([comparison.difference] if comparison.difference else []))
+        if run.detail and run.end != expected.end and (run.end.stopped or run.end.kind == "waiting"):
+            result.reason = f"{run.detail}; {result.reason}"
+    return result
+
+
+def _show_as_printed(turns, printed_events: list[dict]) -> None:
+    """A turn the harness read otherwise than printed (a drawing of the board the spec's
+    rewrite reads as the reference's) shows the program's own lines, with the reading beside."""
+    printed, _ = compare.split_turns(printed_events)
+    for turn in turns:
+        if turn.index < len(printed) and turn.actual is not None and turn.actual != printed[turn.index]:
+            turn.read = turn.read or turn.actual
+            turn.actual = printed[turn.index]
+
+
+def _attempt(spec: Spec, case: Case, build: builder.Build,
+             meter: Meter | None = None) -> tuple[CaseResult, StartProblem | None]:
+    """Run once, then judge; a start that cannot be graded comes back as the problem."""
+    result = CaseResult(case.name, case.description, case.rubric, case.points, case.visibility)
+    with Workdir() as home:
+        inputs = make_inputs(spec, case, home)
+        result.command, run = _run_program(spec, case, build, home, inputs, meter)
+        result.actual, result.actual_end, result.detail = run.events, run.end, run.detail
+        result.notes, result.seconds = list(run.notes), run.seconds
+        view = compare.View(spec.policy(case.rubric, case.compare), spec.messages, state_reader(spec))
+        try:  # the spec's readers run over the program's output: bounded like the comparison
+            with compare.cpu_budget(compare.COMPARE_SECONDS):
+                events, changed, read_notes = _rewritten(spec, run.events)
+        except compare.OverBudget as over:
+            result.status = FAILED
+            result.reason = (f"reading the program's output as the game took more than {over.seconds:g} s of CPU: "
+                             "its output is too large or too unusual to judge, so the case fails")
+            return result, None
+        if changed and view.flags.get("rewrite", True):
+            result.notes.append("the program's output was read with the handout's alternative forms "
+                                "(the spec's rewrite) before it was compared: each turn shows the reading "
+                                "beside the program's lines")
+            result.notes += [f"reading the program's output: {note}" for note in read_notes]
+        expected = _expected(spec, case, run, events, inputs, home)
+        result.starts = _drawn(spec, case, events, expected)
+        if isinstance(expected, StartProblem):
+            result.typed = [e["in"] for e in run.events if "in" in e]
+            result.reason = expected.reason
+            if expected.kind == MISSING:
+                result.reason += f" (it {run.end.describe()})"
+            return result, expected
+        # the start is always read through the rewrite; an item that judges the program's own
+        # rendering (rewrite: false) is compared with the output as printed
+        judged = events if view.flags.get("rewrite", True) else run.events
+        return _judge(view, result, run, judged, expected), None
+
+
+def _drawn(spec: Spec, case: Case, events: list[dict], expected) -> list[str]:
+    """The start the program drew on this run, for the check of its random setup: none if
+    it was handed its start (a seed), showed none, or showed an unplayable one."""
+    settings = spec.random_start_for(case.target)
+    if not settings or _seeded(spec, case) or isinstance(expected, StartProblem) and expected.kind != RULES:
+        return []
+    start = find_start(settings, "".join(e.get("out", "") for e in events), _read_facts(spec))
+    return [start] if start is not None and too_long(settings, start) is None else []
+
+
+def _out_of_time(case: Case, budget: Budget) -> CaseResult:
+    """A case (or the rest of one) the submission's spent budget leaves no time for: the program's."""
+    return CaseResult(case.name, case.description, case.rubric, case.points, case.visibility, FAILED,
+                      reason=f"not run: {budget.describe()}")
+
+
+def _metered_attempt(spec: Spec, case: Case, build: builder.Build,
+                     budget: Budget | None) -> tuple[CaseResult, StartProblem | None]:
+    """One attempt within the submission's time budget: none once it is spent; else the
+    program's run is capped by what is left and stopped when it runs out, and the whole
+    attempt's time (the reference's re-run and the comparison too) is counted, so only the
+    submission's own work is, never its cases' wait in the queue. A run the budget stopped
+    fails its case for the program, and says so, whatever its output showed."""
+    if budget is None:
+        return _attempt(spec, case, build)
+    if budget.left() <= 0:
+        return _out_of_time(case, budget), None
+    meter = Meter(budget)
+    started = time.monotonic()
+    try:
+        result, problem = _attempt(spec, case, build, meter)
+    finally:
+        budget.spend(time.monotonic() - started - meter.counted)
+    if result.detail.startswith(SPENT):
+        if result.reason:
+            result.notes.append(f"as judged before the budget was spent: {result.reason}")
+        result.status, result.charged_to = FAILED, None
+        result.reason = f"{result.detail}; all its runs together may take {budget.seconds:g} s, so this case fails"
+        return result, None
+    return result, problem
+
+
+def _run_drawn(spec: Spec, case: Case, build: builder.Build, budget: Budget | None = None) -> CaseResult:
+    """The case run until it draws a start it can be graded on (`_draw`), with every start the
+    program showed on the way, for the check of its random setup."""
+    drawn: list[str] = []
+    broken: list[str] = []
+    result = _draw(spec, case, build, drawn, broken, budget)
+    result.starts, result.against_rules = drawn, broken
+    return result
+
+
+def _draw(spec: Spec, case: Case, build: builder.Build, drawn: list[str], broken: list[str],
+          budget: Budget | None = None) -> CaseResult:
+    """A random game may draw a start that cannot be graded. Another run draws another:
+    an unplayable start (within the rules) never counts; one against the rules is charged to
+    the setup item, except that the setup item's own cases take the first start they get
+    that is not unplayable, since a start against the rules is exactly what they look for."""
+    settings = spec.random_start_for(case.target)
+    draws = START_DRAWS if settings and not _seeded(spec, case) else 1
+    setup = settings.get("rubric") if settings else None
+    seen: dict[str, CaseResult] = {}
+    missed: list[str] = []  # outputs of the runs that showed no start
+    for tried in range(draws):
+        result, problem = _metered_attempt(spec, case, build, budget)
+        drawn += result.starts
+        if problem is None:
+            if tried and result.reason.startswith(("not run:", SPENT)):
+                result.notes.append(f"drawn {tried} times before the time budget was spent, without a start to grade")
+            return result
+        if problem.kind == UNUSABLE:  # the program's output, not a harness fault: charged to its case
+            result.status = FAILED
+            return result
+        if problem.kind == RULES:
+            broken += result.starts
+        seen.setdefault(problem.kind, result)
+        if problem.kind in (RULES, MISSING) and case.rubric == setup:
+            result.status, result.charged_to = FAILED, None  # exactly what the setup item looks for
+            return result
+        if problem.kind == MISSING:
+            missed.append(repr(result.actual))
+            if set(seen) == {MISSING} and (len(missed) >= SAME_MISSES and len(set(missed)) == 1
+                                           or len(missed) >= MISSES):
+                break  # no run of this case showed a start, and a correct program shows one every run
+    if RULES in seen:
+        result = seen[RULES]
+        result.status, result.charged_to = UNGRADABLE, setup
+        result.notes.append(f"no start within the rules in {draws} draws")
+        return result
+    if MISSING in seen:
+        result = seen[MISSING]
+        result.status = FAILED
+        if len(missed) > 1:
+            result.notes.append(f"no start shown in {len(missed)} runs")
+        return result
+    result = seen[UNPLAYABLE]
+    result.status = UNGRADABLE
+    result.notes.append(f"every one of {draws} starts drawn showed no game; not counted")
+    return result
+
+
+def run_case(spec: Spec, case: Case, build: builder.Build, budget: Budget | None = None) -> CaseResult:
+    """Run the case as many times as it asks; keep the first run that is not a pass, or the last.
+    A case whose budget runs out before its last repeat fails: passing fewer runs than it asks
+    for would let a slow program skip the runs that catch its luck."""
+    result = None
+    drawn: list[str] = []
+    broken: list[str] = []
+    for attempt in range(case.repeat):
+        result = _run_drawn(spec, case, build, budget)
+        drawn += result.starts
+        broken += result.against_rules
+        skipped = result.reason.startswith("not run:")
+        result.runs = attempt + (0 if skipped else 1)
+        if skipped and attempt:
+            result.notes.append(f"its first {attempt} of {case.repeat} runs passed before the time budget was spent")
+        if result.status != PASSED:
+            break
+    result.starts, result.against_rules = drawn, broken
+    return _bounded(result)
+
+
+STORED_CHARS = 8000  # of one output event or turn kept in a result (the comparison saw it all)
+REASON_CHARS = 2000
+
+
+def _bounded(result: CaseResult) -> CaseResult:
+    """A flood of output stays out of the reports: first and last part kept, the cut marked."""
+    result.actual = [{"out": cap(e["out"], STORED_CHARS)} if "out" in e else e for e in result.actual]
+    for turn in result.turns:
+        turn.actual = cap(turn.actual, STORED_CHARS) if turn.actual is not None else None
+        turn.read = cap(turn.read, STORED_CHARS) if turn.read is not None else None
+    result.reason = cap(result.reason, REASON_CHARS)
+    result.detail = cap(result.detail, REASON_CHARS)
+    return result
+
+
+def harness_error(case: Case, problem: str) -> CaseResult:
+    return CaseResult(case.name, case.description, case.rubric, case.points, case.visibility, HARNESS_ERROR,
+                      reason=f"the harness failed on this case (not the program's fault): {problem.strip().splitlines()[-1]}",
+                      notes=[problem])
+
+
+@dataclass
+class Job:
+    """Everything a worker needs for one case."""
+    spec: Spec
+    case: Case
+    build: builder.Build
+    budget: Budget | None = None  # the submission's time budget, shared by all its jobs (None: unbounded)
+
+
+def run_job(job: Job) -> CaseResult:
+    """In a worker: never raises, whatever the case does."""
+    try:
+        return run_case(job.spec, job.case, job.build, job.budget)
+    except Exception:  # any failure of the harness itself is this case's result, not the batch's end
+        return harness_error(job.case, traceback.format_exc())
+
+
+# --- a whole submission ---------------------------------------------------------------
+
+def _not_run(case: Case, build: builder.Build) -> CaseResult:
+    return CaseResult(case.name, case.description, case.rubric, case.points, case.visibility, FAILED,
+                      reason=f"not run: {build.reason}")
+
+
+def _status(builds: dict[str, builder.Build], cases: list[CaseResult]) -> str:
+    if any(not b.ok and b.reason.startswith("missing") for b in builds.values()):
+        return "missing-files"
+    if any(not b.ok for b in builds.values()):
+        return "build-failed"
+    if any(c.status == HARNESS_ERROR for c in cases):
+        return "harness-error"
+    return "graded"
+
+
+def summary(build: builder.Build) -> BuildSummary:
+    return BuildSummary(build.target, build.language, build.ok, build.reason, build.log,
+                        build.diagnosis, list(build.findings), list(build.intake),
+                        round(build.seconds, 3))
+
+
+def workers(configured: int | None = None) -> int:
+    """Case workers: as asked, else HARNESS_JOBS, else one per core plus one."""
+    return configured or config.load().jobs or (os.cpu_count() or 1) + 1
+
+
+class Grader:
+    """A pool of case workers shared by every submission of one grading (cores + 1 workers:
+    the measured sweet spot for JVMs on a small machine). Use as a context manager."""
+
+    def __init__(self, jobs: int | None = None, inline: bool = False):
+        self.jobs = workers(jobs)
+        self.inline = inline  # a grading of one case may run it in this process (nothing else reaps here)
+        self._pool: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()  # submissions are graded from several builder threads
+        self.compiler = WarmJavac()  # one warm javac for every Java build of this grading
+
+    def __enter__(self) -> "Grader":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+        self.compiler.close()
+
+    def _workers(self, broken: ProcessPoolExecutor | None = None) -> ProcessPoolExecutor:
+        """The pool, made once; `broken` (a pool that lost a worker) is replaced by a new one."""
+        with self._lock:
+            if self._pool is not None and self._pool is broken:
+                self._pool = None
+            if self._pool is None:
+                # each worker adopts orphans (child subreaper) so it can kill a program's escaped processes
+                self._pool = ProcessPoolExecutor(max_workers=self.jobs, initializer=runner.become_subreaper,
+                                                 mp_context=fork_server())
+            return self._pool
+
+    def run_cases(self, jobs: list[Job]) -> list[CaseResult]:
+        """Every job's result in order; a worker that dies costs only the cases it had."""
+        if self.inline and len(jobs) == 1 and self._pool is None:
+            # one case alone (`harness run -k`): starting a pool would cost more than the case
+            runner.become_subreaper()
+            return [run_job(jobs[0])]
+        futures = [None] * len(jobs)
+        # the cases that run many times first, so the pool does not end waiting on one of them
+        for index in sorted(range(len(jobs)), key=lambda i: -jobs[i].case.repeat):
+            pool = self._workers()
+            try:
+                futures[index] = pool.submit(run_job, jobs[index])
+            except BrokenProcessPool:
+                futures[index] = self._workers(broken=pool).submit(run_job, jobs[index])
+        results = []
+        for job, future in zip(jobs, futures):
+            try:
+                results.append(future.result())
+            except BrokenProcessPool:
+                results.append(harness_error(job.case, "a worker process died while running this case"))
+            except Exception:
+                results.append(harness_error(job.case, traceback.format_exc()))
+        if any(r.status == HARNESS_ERROR and "worker process died" in r.reason for r in results):
+            self._workers(broken=self._pool)  # a fresh pool for the submissions that follow
+        return results
+
+    def grade(self, spec: Spec, milestone: str | None, cases: list[Case], submission: Path,
+              builds: dict[str, builder.Build] | None = None, name: str | None = None) -> SubmissionResult:
+        """Build every target the cases need (unless `builds` are given), run all cases, score.
+        Every run of the cases, their draws and repeats, the settling and the top-up runs share
+        the submission's time budget (spec.submission_seconds; harness/running/budget.py)."""
+        targets = sorted({case.target for case in cases}, key=list(spec.targets).index)
+        made = {}
+        try:
+            if builds is None:
+                for target in targets:
+                    made[target] = _build(submission, spec, target, self.compiler)
+                builds = made
+            with counter(spec.submission_seconds) as budget:
+                jobs = [Job(spec, case, builds[case.target], budget) for case in cases if builds[case.target].ok]
+                ran = iter(self.run_cases(jobs))
+                results = [next(ran) if builds[c.target].ok else _not_run(c, builds[c.target]) for c in cases]
+                results += self._setup_checks(spec, cases, results, builds, budget)
+                results = self._settle(spec, cases, results, builds, budget)
+        finally:
+            for build in made.values():
+                try:
+                    builder.cleanup(build)
+                except OSError:
+                    pass  # a folder the program made undeletable must not cost the other submissions
+        items, earned, possible = scoring.score(spec, spec.items(milestone), results)
+        return SubmissionResult(
+            submission=str(submission), name=name or submission_name(submission), game=spec.game, title=spec.title,
+            milestone=milestone, sandbox=sandbox_mode(builds), status=_status(builds, results),
+            builds={t: summary(b) for t, b in builds.items()}, cases=results, items=items, earned=earned,
+            possible=possible)
+
+
+    def _settle(self, spec: Spec, cases: list[Case], results: list[CaseResult],
+                builds: dict[str, builder.Build], budget: Budget | None = None) -> list[CaseResult]:
+        """A setup case that passed, from a program seen drawing a start the rules forbid, may
+        have passed by luck: it runs again, SETTLE_RUNS more times in all, until a run fails.
+        A correct program never draws such a start, so it never pays for these runs."""
+        setup = (spec.random_start or {}).get("rubric")
+        broken = [start for result in results for start in result.against_rules]
+        if not setup or not broken:
+            return results
+        settled = list(results)
+        for index, (case, result) in enumerate(zip(cases, results)):
+            if (case.rubric != setup or not result.passed or not spec.random_start_for(case.target)
+                    or _seeded(spec, case) or not builds[case.target].ok):
+                continue
+            batch = max(1, case.repeat)
+            again = dataclasses.replace(case, repeat=batch)
+            reruns = self.run_cases([Job(spec, again, builds[case.target], budget)] * math.ceil(SETTLE_RUNS / batch))
+            failed = next((r for r in reruns if not r.passed), None)
+            chosen = failed or reruns[-1]
+            chosen.runs = result.runs + sum(r.runs for r in reruns)
+            chosen.starts = result.starts + [s for r in reruns for s in r.starts]
+            chosen.against_rules = result.against_rules + [s for r in reruns for s in r.against_rules]
+            chosen.notes.append(
+                f"the program drew a start the rules forbid on other runs ({broken[0]!r}), so this case, "
+                f"passed on its first {result.runs} run(s), ran {chosen.runs - result.runs} more times to settle "
+                + ("its verdict: this run failed" if failed else "its verdict: every run passed"))
+            settled[index] = chosen
+        return settled
+
+    def _setup_checks(self, spec: Spec, cases: list[Case], results: list[CaseResult],
+                      builds: dict[str, builder.Build], budget: Budget | None = None) -> list[CaseResult]:
+        """The check of the random setup, for a target whose spec declares the law of its starts
+        and whose named case is graded: the starts its runs drew, topped up with runs of that case.
+        A check left without enough starts because the submission spent its time budget fails
+        (not gradable would let a slow program keep the points)."""
+        rule = distribution.law(spec.random_start)
+        if rule is None:
+            return []
+        named = next((c for c in cases if c.name == rule.case), None)
+        if named is None or not builds[named.target].ok:
+            return []
+        starts = [s for c, r in zip(cases, results) if c.target == named.target for s in r.starts]
+        broken: list[str] = []  # starts of the top-up runs the rules forbid (the cases keep their own)
+        for _ in range(TOP_UP_ROUNDS):
+            more = min(rule.least, distribution.runs_to_add(rule, starts))
+            if not more or budget is not None and budget.left() <= 0:
+                break
+            again = dataclasses.replace(named, repeat=1)
+            topped = self.run_cases([Job(spec, again, builds[named.target], budget)] * more)
+            starts += [s for r in topped for s in r.starts]
+            broken += [s for r in topped for s in r.against_rules]
+        verdict = distribution.check(rule, starts)
+        check = distribution.check_result(rule, verdict, "The random setup is drawn as the handout says")
+        if check.status == UNGRADABLE and budget is not None and budget.left() <= 0:
+            check.status, check.reason = FAILED, f"not run in full: {budget.describe()}; {check.reason}"
+        check.against_rules = broken
+        return [check]
+
+
+# Runs a passing setup case takes in all, once the program has drawn a start the rules forbid:
+# a program that breaks the rules on one draw in six or more (a die's face) then passes them all
+# by a chance below one in a million ((5/6)**76 < 1e-6), so its grade does not hang on its luck.
+SETTLE_RUNS = 76
+
+# Rounds of extra runs of the law's case a check may take to collect its sample (a program that
+# shows a start on fewer runs than expected, or repeats its starts, may need a second).
+TOP_UP_ROUNDS = 3
+
+
+def _build(submission: Path, spec: Spec, target: str, compiler: WarmJavac | None = None) -> builder.Build:
+    """A build that raises is this submission's verdict, not the batch's end."""
+    try:
+        return builder.build(submission, spec, target, compiler)
+    except Exception:
+        problem = traceback.format_exc()
+        failed = builder.Build(target, None, False)
+        failed.reason = f"the harness failed while building (not the program's fault): {problem.strip().splitlines()[-1]}"
+        failed.log = problem
+        return failed
+
+
+def sandbox_mode(builds: dict[str, builder.Build]) -> str:
+    return "bubblewrap" if any(b.sandboxed for b in builds.values()) else "none"
+
+
+def submission_name(submission: Path) -> str:
+    return submission.resolve().name if submission.is_dir() else submission.stem
+
+
+def grade(spec: Spec, milestone: str | None, cases: list[Case], submission: Path,
+          builds: dict[str, builder.Build] | None = None) -> SubmissionResult:
+    """Grade one submission with a pool of its own (a class shares one Grader instead)."""
+    with Grader(inline=True) as grader:
+        return grader.grade(spec, milestone, cases, submission, builds)

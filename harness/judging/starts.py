@@ -1,0 +1,194 @@
+"""Games that begin from a random position: find the start a program drew, plan inputs for
+it, and get the expected transcript from the reference re-run from that start.
+
+The reference judges a start (its contract is declared in the spec's `random_start:`):
+- usable: the game can be played from it;
+- against the rules (`rejected_exit`): setup could not have drawn it; charged to the setup item;
+- unplayable (`unplayable_exit`): within the handout's rules but shows no game (an already
+  final strip); drawn again and never charged, since only a Decision says to re-roll.
+A run whose output shows no start at all cannot be compared and fails its case.
+
+What the program printed is hostile: the start is found in linear time (RE2, or the spec's state
+reader), capped in length, and handed to the reference in a file (`--start-file`), so no text
+becomes an option or outgrows a command line. A start the reference cannot be run from (too
+long, or the reference fails on it) is the program's: its case fails with the reason (UNUSABLE),
+so what the harness cannot judge never raises a grade.
+"""
+import contextlib
+import json
+import os
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from functools import cache
+
+import re2
+
+from harness.running.environment import reference_env
+
+MISSING, RULES, UNPLAYABLE, UNUSABLE = "missing", "rules", "unplayable", "unusable"
+PLAN_SECONDS = 30
+# A reference's exit for a `--plan` it cannot read (reference/options.py): the case's strategy is
+# wrong, which no program's output can cause now that the start travels in a file.
+BAD_PLAN = 2
+# The longest start read (a spec may say `max_chars`): a start is a position a person reads at
+# a glance, a few hundred characters; a longer "start" is not one a person would read as a game's.
+START_CHARS = 4096
+
+
+@dataclass
+class StartProblem:
+    """Why a run cannot be compared: no start in its output, one against the rules, or one that shows no game."""
+    kind: str  # MISSING | RULES | UNPLAYABLE
+    reason: str
+
+
+@dataclass
+class Rerun:
+    """The reference's expected transcript from the program's own start."""
+    events: list[dict]
+    end: object  # outcome.End
+    start: str
+
+
+@cache
+def _capture(pattern: str):
+    options = re2.Options()
+    options.max_mem = 64 << 20
+    return re2.compile(f"(?m){pattern}", options)
+
+
+def find_start(settings: dict, output: str, reader=None) -> str | None:
+    """The start a program's output shows: the first fact of the spec's `fact` kind read by its
+    state reader, or else the first match of `capture` (its group 1, if it has one); linear in
+    the output either way."""
+    if settings.get("fact") and reader is not None:
+        return next((value for kind, value in reader(output) if kind == settings["fact"]), None)
+    match = _capture(settings["capture"]).search(output)
+    if match is None:
+        return None
+    return match.group(1) if _capture(settings["capture"]).groups else match.group(0)
+
+
+def too_long(settings: dict, start: str) -> StartProblem | None:
+    """A start longer than the spec allows is not one the reference is asked to play."""
+    limit = settings.get("max_chars", START_CHARS)
+    if len(start) <= limit:
+        return None
+    return StartProblem(UNUSABLE, f"the program's start is {len(start):,} characters long ({start[:60]!r}…); "
+                                  f"a start of at most {limit:,} is read, so this case cannot be graded and fails")
+
+
+@contextlib.contextmanager
+def start_file(start: str):
+    """The start written to a file of the grader's own (never the program's folder), for
+    `--start-file`: no command-line limit, and no start can be read as an option."""
+    descriptor, path = tempfile.mkstemp(prefix="harness-start-", suffix=".txt")
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8", errors="surrogateescape", newline="") as file:
+            file.write(start)
+        yield path
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+
+
+def _judged(settings: dict, status: int, last_line: str, start: str) -> StartProblem | None:
+    if status == settings["rejected_exit"]:
+        return StartProblem(RULES, f"the program's start {start!r} breaks the rules: {last_line}")
+    if status == settings["unplayable_exit"]:
+        return StartProblem(UNPLAYABLE, f"the program's start {start!r} shows no game: {last_line}")
+    return None
+
+
+def plan(reference: list[str], settings: dict, start: str, strategy: dict, home: str) -> list[str] | StartProblem:
+    """The lines the strategy types from this start, as the reference plans them."""
+    problem = too_long(settings, start)
+    if problem is not None:
+        return problem
+    options = {k: v for k, v in strategy.items() if k != "prefix"}
+    with start_file(start) as path:
+        done = subprocess.run([*reference, settings["option"], path, settings["plan_option"], json.dumps(options)],
+                              env=reference_env(home), cwd=home, stdin=subprocess.DEVNULL, capture_output=True,
+                              text=True, errors="replace", timeout=PLAN_SECONDS)
+    if done.returncode != 0:
+        last = (done.stdout.strip().splitlines() or done.stderr.strip().splitlines() or ["no reason given"])[-1]
+        if done.returncode == BAD_PLAN:  # the case's strategy, not the start: the harness's (or the case's) fault
+            raise RuntimeError(f"the reference could not plan from {start[:200]!r} (exit {done.returncode}): {last}")
+        return _judged(settings, done.returncode, last, start) or StartProblem(
+            UNUSABLE, f"the reference could not plan a game from the program's start {start[:200]!r} "
+                      f"(exit {done.returncode}: {last[:200]}); the case cannot be graded and fails")
+    return done.stdout.splitlines()
+
+
+class StrategyInputs:
+    """A fixed prefix, then the lines a strategy plays from the start the program printed."""
+
+    def __init__(self, prefix, strategy: dict, reference: list[str], settings: dict, home: str, rewrite=None,
+                 reader=None):
+        self.lines = [str(x) for x in prefix]
+        self.strategy, self.reference, self.settings, self.home = strategy, reference, settings, home
+        self.rewrite = rewrite or (lambda text: text)
+        self.reader = reader
+        self.problem: StartProblem | None = None
+        self._planned = False
+        self._next = 0
+
+    def next_line(self, output_so_far: str) -> str | None:
+        if self._next >= len(self.lines) and not self._planned:
+            self._planned = True
+            start = find_start(self.settings, self.rewrite(output_so_far), self.reader)
+            if start is None:
+                return None  # judged after the run: no start in the output
+            planned = plan(self.reference, self.settings, start, self.strategy, self.home)
+            if isinstance(planned, StartProblem):
+                self.problem = planned
+                return None
+            self.lines += planned
+        if self._next >= len(self.lines):
+            return None
+        self._next += 1
+        return self.lines[self._next - 1]
+
+
+def _first_lines(output: str, count: int = 5) -> str:
+    lines = [line for line in output.splitlines() if line.strip()][:count]
+    return " | ".join(line[:120] for line in lines) or "(nothing)"
+
+
+def _looked_for(settings: dict) -> str:
+    if settings.get("fact"):
+        return f"a {settings['fact']} as the game's state reader reads one"
+    return f"a line matching {settings['capture']!r}"
+
+
+def expected_from_start(settings: dict, expected_events: list[dict], own_end, output: str, inputs, rerun,
+                        reader=None):
+    """None when the program's start is the case's own; else a Rerun from the reference re-run
+    from the program's start (`rerun(extra_args, lines)`), or a StartProblem. A start the
+    reference cannot be run from, or fails on in a way the case's own game (`own_end`) never
+    ends, is UNUSABLE: the program's, never a harness error that would count nowhere."""
+    actual = find_start(settings, output, reader)
+    if actual is None:
+        return StartProblem(MISSING, f"the start position was not found in the program's output: looked for "
+                                     f"{_looked_for(settings)}; the program printed: {_first_lines(output)}")
+    problem = too_long(settings, actual)
+    if problem is not None:
+        return problem
+    if isinstance(inputs, StrategyInputs):
+        if inputs.problem:
+            return inputs.problem
+    elif actual == find_start(settings, "".join(e.get("out", "") for e in expected_events), reader):
+        return None
+    with start_file(actual) as path:
+        again = rerun([settings["option"], path], inputs.lines)
+    if again.end.kind == "exit" and again.end.status != 0 or again.end.kind == "signal" or again.end.stopped:
+        last = (again.output().strip().splitlines() or ["no reason given"])[-1]
+        problem = _judged(settings, again.end.status, last, actual) if again.end.kind == "exit" else None
+        if problem is not None:
+            return problem
+        if again.end != own_end:
+            return StartProblem(UNUSABLE, f"the reference {again.end.describe()} when re-run from the program's "
+                                          f"start {actual[:200]!r} ({last[:200]}), so no expected transcript can be "
+                                          "made: the case cannot be graded and fails")
+    return Rerun(again.events, again.end, actual)

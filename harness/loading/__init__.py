@@ -1,0 +1,1 @@
+"""Loading: the settings, the spec and the cases, read and validated before anything runs."""

@@ -1,0 +1,117 @@
+"""Cases: one YAML file each, validated against the schema and the spec before anything runs."""
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harness.loading import paths
+from harness.loading import schema
+from harness.loading import yamlfile
+from harness.errors import InputError
+from harness.running.outcome import End
+from harness.loading.spec import Spec, check_policy
+
+
+@dataclass
+class Case:
+    name: str
+    path: Path
+    description: str
+    milestone: str | None
+    target: str
+    rubric: str
+    points: float
+    visibility: str
+    args: list[str]
+    seed: int | None
+    repeat: int
+    inputs: list[str] | dict
+    compare: dict | str | None
+    limits: dict
+    expect: dict | None
+    data: dict = field(repr=False)
+    document: yamlfile.Document | None = field(repr=False)
+
+    def __getstate__(self):
+        """A case travels to a worker whole (its expected transcript included), without its YAML node tree."""
+        return {**self.__dict__, "document": None}
+
+    @property
+    def expected_end(self) -> End:
+        return End.parse(self.expect["exit"])
+
+    @property
+    def expected_events(self) -> list[dict]:
+        return self.expect["transcript"]
+
+    @property
+    def strategy(self) -> dict | None:
+        return self.inputs if isinstance(self.inputs, dict) else None
+
+    @property
+    def prefix(self) -> list[str]:
+        return [str(x) for x in (self.inputs.get("prefix", []) if self.strategy else self.inputs)]
+
+
+def load_case(path: Path, spec: Spec) -> Case:
+    doc = yamlfile.load(path)
+    schema.validate(doc, "case.schema.json")
+    data = doc.data
+    milestones = list(spec.milestones)
+    milestone = data.get("milestone")
+    if milestones and milestone is None:
+        raise InputError(f"missing 'milestone:'; this game has milestones {', '.join(milestones)}", path, 1)
+    if milestone is not None and milestone not in spec.milestones:
+        raise InputError(f"milestone {milestone!r} is not in the spec; use one of: {', '.join(milestones) or 'none'}",
+                         path, doc.line_of(["milestone"]))
+    target = data.get("target", next(iter(spec.targets)))
+    if target not in spec.targets:
+        raise InputError(f"target {target!r} is not in the spec; use one of: {', '.join(spec.targets)}",
+                         path, doc.line_of(["target"]))
+    items = {item.id: item for item in spec.rubric}
+    rubric = data["rubric"]
+    if rubric not in items:
+        raise InputError(f"rubric item {rubric!r} is not in the spec; use one of: {', '.join(items)}",
+                         path, doc.line_of(["rubric"]))
+    if milestone and items[rubric].milestone not in (None, milestone):
+        raise InputError(f"rubric item {rubric!r} belongs to milestone {items[rubric].milestone}, not {milestone}",
+                         path, doc.line_of(["rubric"]))
+    if not items[rubric].graded:
+        raise InputError(f"rubric item {rubric!r} is marked graded: false (graded by a person); pick another item",
+                         path, doc.line_of(["rubric"]))
+    check_policy(doc, ["compare"], data.get("compare"))
+    if isinstance(data["inputs"], dict) and not spec.random_start_for(target):
+        raise InputError(f"inputs given as a strategy, but target {target} has no random start: list the lines instead",
+                         path, doc.line_of(["inputs"]))
+    return Case(
+        name=path.stem, path=path, description=data["description"], milestone=milestone, target=target,
+        rubric=rubric, points=data.get("points", 1), visibility=data.get("visibility", "public"),
+        args=[str(a) for a in data.get("args", [])], seed=data.get("seed"), repeat=data.get("repeat", 1),
+        inputs=data["inputs"], compare=data.get("compare"), limits=data.get("limits", {}),
+        expect=data.get("expect"), data=data, document=doc,
+    )
+
+
+def case_files(spec: Spec) -> list[Path]:
+    folder = paths.cases_dir(spec.folder, spec.game)
+    return sorted(folder.glob("*.yaml"))
+
+
+def load_all(spec: Spec, milestone: str | None = None, select: str | None = None,
+             public_only: bool = False) -> list[Case]:
+    """The game's cases for a milestone (all when None), optionally filtered by a name substring."""
+    found = []
+    for path in case_files(spec):
+        if select and select not in path.stem:
+            continue
+        case = load_case(path, spec)
+        if milestone and case.milestone != milestone:
+            continue
+        if public_only and case.visibility != "public":
+            continue
+        found.append(case)
+    return found
+
+
+def require_expectations(cases: list[Case]) -> None:
+    for case in cases:
+        if case.expect is None:
+            raise InputError("no expected transcript yet; run `harness regen` on this file", case.path, 1)

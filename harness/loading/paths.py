@@ -1,0 +1,33 @@
+"""Where the project's specs and cases live, and where the harness itself is installed.
+
+Everything that needs one of these folders asks here, so that HARNESS_ROOT, a checkout and
+an installed copy all agree.
+"""
+from pathlib import Path
+
+from harness.loading import config
+
+
+def install_root() -> Path:
+    """The folder holding the `harness` and `reference` packages (the checkout, when editable)."""
+    return Path(__file__).resolve().parents[2]
+
+
+def project_root() -> Path:
+    """$HARNESS_ROOT, else the checkout this package was installed from, else the working folder."""
+    configured = config.load().root
+    if configured is not None:
+        return configured
+    checkout = install_root()
+    if (checkout / "specs").is_dir():
+        return checkout
+    return Path.cwd()
+
+
+def root_of(spec_folder: Path) -> Path:
+    """The project a spec belongs to: specs/<game>/ sits two levels below it."""
+    return Path(spec_folder).parent.parent
+
+
+def cases_dir(spec_folder: Path, game: str) -> Path:
+    return root_of(spec_folder) / "cases" / game

@@ -1,0 +1,93 @@
+"""JSON Schema validation of cases and specs, with errors pointed at their YAML line.
+
+A document once found valid is remembered by the hash of its content and of the schema (a
+marker file in the user's cache), so a later run loads it without importing or running the
+validator, which is most of a short `harness` call's start-up; errors are never remembered.
+"""
+import hashlib
+import json
+import os
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from harness.errors import InputError
+from harness.loading.yamlfile import Document
+
+_BASE = "https://game-harness.invalid/schemas/"
+
+
+@cache
+def _schema_text(name: str) -> str:
+    return resources.files("harness.loading.schemas").joinpath(name).read_text("utf-8")
+
+
+def _marker(document: Document, name: str) -> Path | None:
+    """Where the proof that this content passed this schema is kept (None: not keepable)."""
+    try:
+        content = json.dumps(document.data, sort_keys=True, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError):
+        return None
+    digest = hashlib.sha256(f"{_schema_text(name)}\0{content}".encode("utf-8", "surrogateescape")).hexdigest()
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "game-harness" / "valid" / digest[:2] / digest
+
+
+def _remember(marker: Path | None) -> None:
+    if marker is None:
+        return
+    try:
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
+    except OSError:
+        pass
+
+
+@cache
+def _registry():
+    from referencing import Registry, Resource
+    resources_ = []
+    for name in ("case.schema.json", "spec.schema.json", "samples.schema.json"):
+        contents = json.loads(_schema_text(name))
+        resources_.append((_BASE + name, Resource.from_contents(contents)))
+    return Registry().with_resources(resources_)
+
+
+@cache
+def _validator(name: str):
+    import jsonschema
+    schema = _registry()[_BASE + name].contents
+    return jsonschema.Draft202012Validator(schema, registry=_registry())
+
+
+def _describe(error) -> str:
+    where = "/".join(str(p) for p in error.absolute_path) or "top level"
+    if error.validator == "additionalProperties":
+        return f"{where}: {error.message}; remove it or check its spelling"
+    if error.validator == "required":
+        return f"{where}: {error.message}"
+    if error.validator == "oneOf" and error.context:
+        best = min(error.context, key=lambda e: len(list(e.absolute_path)))
+        return f"{where}: {best.message}"
+    return f"{where}: {error.message}"
+
+
+def validate(document: Document, name: str) -> None:
+    """Raise InputError at the first schema violation (the deepest, most specific one)."""
+    if not isinstance(document.data, dict):
+        raise InputError("expected a mapping of keys to values at the top level", document.path, 1)
+    marker = _marker(document, name)
+    if marker is not None and marker.exists():
+        return
+    import jsonschema
+    errors = sorted(_validator(name).iter_errors(document.data), key=lambda e: list(map(str, e.absolute_path)))
+    if errors:
+        error = jsonschema.exceptions.best_match(errors)
+        path = list(error.absolute_path)
+        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+            allowed = set(error.schema.get("properties", {}))
+            extra = [key for key in error.instance if key not in allowed]
+            path += extra[:1]
+        line = document.line_of(path)
+        raise InputError(_describe(error), document.path, line)
+    _remember(marker)

@@ -1,0 +1,322 @@
+"""A game's spec: its reference, milestones, build targets, rubric and defaults."""
+import importlib
+import re
+import shlex
+import string
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harness.judging import compare
+from harness.loading import paths
+from harness.loading import schema
+from harness.loading import yamlfile
+from harness.errors import InputError
+from harness.loading.paths import project_root
+
+# A submission's time budget when its spec sets none (`defaults: limits: {submission_seconds}`):
+# the wall time all its runs may take together (harness/running/budget.py). A correct program of the
+# course games takes a small part of it; a program that spends it loses the cases left.
+SUBMISSION_SECONDS = 600.0
+MAX_SUBMISSION_SECONDS = 86400.0  # a day: the cap of the setting and of --budget
+
+
+@dataclass
+class Language:
+    name: str
+    files: list[str]
+    support: list[str]
+    optional: list[str]  # may be left out: the copy in support/ stands in
+    compile: list[str] | None
+    main: str | None
+    build: list[str] | None
+    run: str | None
+    source_checks: list[dict]
+
+
+@dataclass
+class Target:
+    id: str
+    title: str
+    reference_args: list[str]
+    seed_args: list[str]
+    languages: dict[str, Language]
+
+
+@dataclass
+class RubricItem:
+    id: str
+    title: str
+    points: float
+    milestone: str | None
+    graded: bool
+    compare: dict | str | None = None  # the policy of this item's cases, between the defaults and the case's
+
+
+@dataclass
+class Spec:
+    game: str
+    folder: Path
+    title: str
+    handout: str | None
+    reference: str
+    milestones: dict[str, dict]
+    targets: dict[str, Target]
+    rubric: list[RubricItem]
+    compare: dict
+    limits: dict
+    random_start: dict | None
+    document: yamlfile.Document | None = field(repr=False)
+    seed_option: str | None = None
+    rewrite: str | None = None  # "module:function" reading the handout's alternative renderings as the reference's
+    messages: tuple = ()  # compare.MessageClass, in the spec's order
+    state: dict | None = None  # {read: "module:function", carry: [kinds]}: the state a person reads from output
+    submission_seconds: float = SUBMISSION_SECONDS  # the time budget of one submission's runs, all together
+
+    def __getstate__(self):
+        """Workers get the spec without its YAML node tree (line numbers matter only at load)."""
+        return {**self.__dict__, "document": None}
+
+    def reference_command(self, milestone: str | None, target: str, extra: list[str]) -> list[str]:
+        command = [sys.executable if part == "{python}" else part.replace("{spec}", str(self.folder))
+                   for part in shlex.split(self.reference)]
+        if milestone:
+            command += [str(a) for a in self.milestones[milestone].get("reference_args", [])]
+        return command + self.targets[target].reference_args + [str(a) for a in extra]
+
+    def random_start_for(self, target: str) -> dict | None:
+        """The random-start settings if this target's programs draw their own start."""
+        if self.random_start and target in self.random_start.get("targets", list(self.targets)):
+            return self.random_start
+        return None
+
+    def items(self, milestone: str | None) -> list[RubricItem]:
+        return [item for item in self.rubric if milestone is None or item.milestone in (None, milestone)]
+
+    def policy(self, rubric: str, case_compare) -> dict:
+        """A case's comparison policy: the spec's defaults, then its item's, then its own."""
+        item = next((i for i in self.rubric if i.id == rubric), None)
+        return compare.policy("default", self.compare, item.compare if item else None, case_compare)
+
+    def seed_args(self, seed: int | None) -> list[str]:
+        return [self.seed_option, str(seed)] if seed is not None and self.seed_option else []
+
+    @property
+    def support_dir(self) -> Path:
+        return self.folder / "support"
+
+
+def games(root: Path | None = None) -> list[str]:
+    root = root or project_root()
+    return sorted(p.parent.name for p in (root / "specs").glob("*/spec.yaml"))
+
+
+def parse_game(name: str, root: Path | None = None) -> tuple["Spec", str | None]:
+    """`GAME` or `GAME:MILESTONE` -> (spec, milestone); a plain name means the last milestone."""
+    game, _, milestone = name.partition(":")
+    spec = load(game, root)
+    if milestone:
+        if milestone not in spec.milestones:
+            known = ", ".join(f"{game}:{m}" for m in spec.milestones) or "none"
+            raise InputError(f"{game} has no milestone {milestone!r}; use one of: {known}")
+        return spec, milestone
+    return spec, (list(spec.milestones)[-1] if spec.milestones else None)
+
+
+def load(game: str, root: Path | None = None) -> Spec:
+    root = root or project_root()
+    path = root / "specs" / game / "spec.yaml"
+    if game not in games(root):  # a name, never a path: "../x" or "/etc" find nothing
+        known = ", ".join(games(root)) or "none found"
+        raise InputError(f"unknown game {game!r}; games: {known} (looked in {root / 'specs'})")
+    doc = yamlfile.load(path)
+    schema.validate(doc, "spec.schema.json")
+    data = doc.data
+    milestones = data.get("milestones", {})
+    targets = {
+        tid: Target(
+            tid, t.get("title", tid), [str(a) for a in t.get("reference_args", [])],
+            [str(a) for a in t.get("seed_args", [])],
+            {lang: Language(lang, l["files"], l.get("support", []), l.get("optional", []), l.get("compile"), l.get("main"),
+                            l.get("build"), l.get("run"), l.get("source_checks", []))
+             for lang, l in t["languages"].items()},
+        )
+        for tid, t in data["targets"].items()
+    }
+    rubric = [RubricItem(i["id"], i["title"], i["points"], i.get("milestone"), i.get("graded", True), i.get("compare"))
+              for i in data["rubric"]]
+    messages = tuple(_message_class(doc, mid, m) for mid, m in data.get("messages", {}).items())
+    limits = dict(data.get("defaults", {}).get("limits", {}))
+    budget = float(limits.pop("submission_seconds", SUBMISSION_SECONDS))  # the submission's, not a run's
+    spec = Spec(game, path.parent, data["title"], data.get("handout"), data["reference"], milestones, targets,
+                rubric, compare.policy("default", data.get("defaults", {}).get("compare")),
+                limits, data.get("random_start"), doc,
+                data.get("seed_option"), data.get("rewrite"), messages, data.get("state"), budget)
+    _check_references(spec)
+    return spec
+
+
+def _message_class(doc: yamlfile.Document, message_id: str, data: dict) -> "compare.MessageClass":
+    """A message class with its patterns compiled by RE2 (they run on every line a program prints)."""
+    patterns = {}
+    for key in ("accept", "unless"):
+        value = data.get(key)
+        listed = value if isinstance(value, list) else [] if value is None else [value]
+        where = ["messages", message_id, key]
+        patterns[key] = [_re2_pattern(doc, where + [i] if isinstance(value, list) else where, text)
+                         for i, text in enumerate(listed)]
+    message = compare.MessageClass(message_id, data["text"], tuple(patterns["accept"]), tuple(patterns["unless"]))
+    named = max((int(g) for g in re.findall(r"\\(\d+)", data["text"])), default=0)
+    if named > message.groups:
+        raise InputError(f"messages.{message_id}.text uses group \\{named}, but accept has {message.groups} group(s)",
+                         doc.path, doc.line_of(["messages", message_id, "text"]))
+    return message
+
+
+def _re2_pattern(doc: yamlfile.Document, keys: list, text: str):
+    """A pattern over program output, compiled by RE2 (linear time) or refused at its line."""
+    try:
+        return compare.pattern(text)
+    except compare.PatternError as problem:
+        raise InputError(f"{'.'.join(map(str, keys))} is not a pattern RE2 can run: {problem}; a program's output "
+                         "is matched with RE2, in linear time, so write the pattern in RE2's syntax",
+                         doc.path, doc.line_of(keys))
+
+
+def check_policy(doc: yamlfile.Document, where: list, layer) -> None:
+    """The line filters of a compare policy must be patterns RE2 can run."""
+    if not isinstance(layer, dict):
+        return
+    for key in ("keep_lines", "drop_lines"):
+        if layer.get(key):
+            _re2_pattern(doc, [*where, key], layer[key])
+
+
+# The placeholders of build and run templates; those holding several words stand alone.
+PLACEHOLDERS = ("src", "out", "main", "sources", "args", "python", "jvm")
+_LIST_PLACEHOLDERS = ("sources", "args", "jvm")
+
+
+def _check_regex(doc: yamlfile.Document, keys: list, pattern: str) -> None:
+    try:
+        re.compile(pattern)
+    except (re.error, RecursionError, OverflowError, ValueError) as problem:
+        raise InputError(f"{'.'.join(map(str, keys))} is not a valid regular expression: {problem}; fix the pattern",
+                         doc.path, doc.line_of(keys))
+
+
+def _check_template(doc: yamlfile.Document, keys: list, template: str, allowed) -> None:
+    """A command template must split into words (shlex) and name only known placeholders."""
+    where = ".".join(map(str, keys))
+    line = doc.line_of(keys)
+    try:
+        words = shlex.split(template)
+    except ValueError as problem:
+        raise InputError(f"{where} cannot be split into words ({problem}); balance its quotes", doc.path, line)
+    if not words:
+        raise InputError(f"{where} is empty; give a command", doc.path, line)
+    known = ", ".join("{" + name + "}" for name in allowed)
+    for word in words:
+        try:
+            fields = [(name, spec_, conversion) for _, name, spec_, conversion in string.Formatter().parse(word)
+                      if name is not None]
+        except ValueError as problem:
+            raise InputError(f"{where}: {word!r} is not a template ({problem}); write a literal brace as {{{{ or }}}}",
+                             doc.path, line)
+        for name, spec_, conversion in fields:
+            if name not in allowed or spec_ or conversion:
+                raise InputError(f"{where} uses {{{name}{'!' + conversion if conversion else ''}"
+                                 f"{':' + spec_ if spec_ else ''}}}, which is not a placeholder; use {known}",
+                                 doc.path, line)
+            if name in _LIST_PLACEHOLDERS and word != "{" + name + "}":
+                raise InputError(f"{where}: {{{name}}} stands for several words, so it must be a word of its own, "
+                                 f"not part of {word!r}", doc.path, line)
+
+
+def _check_language(doc: yamlfile.Document, keys: list, lang: Language) -> None:
+    """File names stay inside the submission and support folders; patterns and templates work."""
+    for field_ in ("files", "support", "optional", "compile"):
+        for index, name in enumerate(getattr(lang, field_) or []):
+            parts = name.replace("\\", "/").split("/")
+            if not name or name.startswith("/") or ".." in parts or name in (".", "./"):
+                raise InputError(f"{field_}: {name!r} must be a relative path inside the folder, without '..' "
+                                 "(e.g. Game.java or src/Game.java)", doc.path, doc.line_of([*keys, field_, index]))
+    for index, check in enumerate(lang.source_checks):
+        _check_regex(doc, [*keys, "source_checks", index, "pattern"], check["pattern"])
+    for index, step in enumerate(lang.build or []):
+        _check_template(doc, [*keys, "build", index], step, PLACEHOLDERS)
+    if lang.run is not None:
+        _check_template(doc, [*keys, "run"], lang.run, PLACEHOLDERS)
+
+
+def _check_function(doc: yamlfile.Document, keys: list, name: str) -> None:
+    """A `module:function` setting names a function of an importable module."""
+    module, _, function = name.partition(":")
+    try:
+        callable_ = getattr(importlib.import_module(module), function)
+    except (ImportError, AttributeError, ValueError) as problem:
+        raise InputError(f"{'.'.join(map(str, keys))}: cannot find {name} ({problem}); give module:function of an importable module",
+                         doc.path, doc.line_of(keys))
+    if not callable(callable_):
+        raise InputError(f"{'.'.join(map(str, keys))}: {name} is not a function", doc.path, doc.line_of(keys))
+
+
+def _check_distribution(spec: Spec) -> None:
+    """The law of a start's values: a reader that exists, a case that exists, a setup item to charge."""
+    doc, law = spec.document, spec.random_start.get("distribution")
+    if not law:
+        return
+    keys = ["random_start", "distribution"]
+    if law.get("values"):
+        _check_function(doc, [*keys, "values"], law["values"])
+    item = law.get("rubric", spec.random_start.get("rubric"))
+    if item is None:
+        raise InputError("random_start.distribution needs a rubric (its own or random_start.rubric): the item its "
+                         "check counts in", doc.path, doc.line_of(keys))
+    if item not in [i.id for i in spec.rubric]:
+        raise InputError(f"random_start.distribution.rubric names {item!r}, which is not a rubric id",
+                         doc.path, doc.line_of([*keys, "rubric"]))
+    if not (paths.cases_dir(spec.folder, spec.game) / f"{law['case']}.yaml").is_file():
+        raise InputError(f"random_start.distribution.case names {law['case']!r}, which is not a case of {spec.game} "
+                         f"(no cases/{spec.game}/{law['case']}.yaml); name the case whose runs draw starts",
+                         doc.path, doc.line_of([*keys, "case"]))
+
+
+def _check_references(spec: Spec) -> None:
+    doc = spec.document
+    ids = [item.id for item in spec.rubric]
+    check_policy(doc, ["defaults", "compare"], doc.data.get("defaults", {}).get("compare"))
+    if spec.rewrite:
+        _check_function(doc, ["rewrite"], spec.rewrite)
+    if spec.state:
+        _check_function(doc, ["state", "read"], spec.state["read"])
+    for index, item in enumerate(spec.rubric):
+        check_policy(doc, ["rubric", index, "compare"], item.compare)
+        if ids.count(item.id) > 1:
+            raise InputError(f"rubric id {item.id!r} is used twice; make ids unique", doc.path, doc.line_of(["rubric", index, "id"]))
+        if item.milestone is not None and item.milestone not in spec.milestones:
+            raise InputError(f"rubric item {item.id!r} names milestone {item.milestone!r}, which is not under milestones:",
+                             doc.path, doc.line_of(["rubric", index, "milestone"]))
+    _check_template(doc, ["reference"], spec.reference, {"python", "spec"})
+    if spec.random_start:
+        if "capture" in spec.random_start:
+            _check_regex(doc, ["random_start", "capture"], spec.random_start["capture"])
+        if spec.random_start.get("fact") and not spec.state:
+            raise InputError("random_start.fact reads the start through the spec's state reader; add "
+                             "`state: {read: module:function}` or give random_start.capture instead",
+                             doc.path, doc.line_of(["random_start", "fact"]))
+        for index, target in enumerate(spec.random_start.get("targets", [])):
+            if target not in spec.targets:
+                raise InputError(f"random_start.targets names {target!r}, which is not a target",
+                                 doc.path, doc.line_of(["random_start", "targets", index]))
+        if spec.random_start.get("rubric") and spec.random_start["rubric"] not in ids:
+            raise InputError(f"random_start.rubric names {spec.random_start['rubric']!r}, which is not a rubric id",
+                             doc.path, doc.line_of(["random_start", "rubric"]))
+        _check_distribution(spec)
+    for tid, target in spec.targets.items():
+        for lang in target.languages.values():
+            _check_language(doc, ["targets", tid, "languages", lang.name], lang)
+            for name in lang.support + lang.optional:
+                if not (spec.support_dir / name).is_file():
+                    raise InputError(f"support file {name!r} of target {tid} is missing from {spec.support_dir}",
+                                     doc.path, doc.line_of(["targets", tid, "languages", lang.name, "support"]))

@@ -1,0 +1,16 @@
+"""Writing a submission's report files: result.json, report.html, Gradescope and JUnit. Each is
+UTF-8 whatever names the submission holds (see harness.safe_text.writable)."""
+from pathlib import Path
+
+from harness.reporting import exports, html
+from harness.results import SubmissionResult
+from harness.safe_text import writable
+
+
+def write(result: SubmissionResult, folder: Path) -> dict[str, Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = {"json": folder / "result.json", "html": folder / "report.html"}
+    paths.update(exports.write_all(result, folder))
+    paths["json"].write_text(exports.json_text(result.to_json()), encoding="utf-8")
+    paths["html"].write_text(writable(html.render(result)), encoding="utf-8")
+    return paths

@@ -1,0 +1,257 @@
+"""The class page `index.html` beside the gradebook: how the class did, what went wrong most
+often, and a link to every report.
+
+A score histogram and each rubric item's spread as inline SVG (no network, no script), each
+case's pass rate, failures grouped by the first line where a program's output differs from
+the expected (case + that expected/actual pair) with one representative side-by-side view and
+the students in each group, failed builds and missing files with their reason. Everything a
+submission printed goes through `visible`/`cap` and the template's HTML escaping.
+"""
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+from harness.results import FAILED, PASSED, SubmissionResult
+from harness.safe_text import cap, visible, writable
+
+BINS = 10
+LINE_CHARS = 300  # of one output line shown
+TEXT_CHARS = 600  # of a reason shown
+CONTEXT_BEFORE, CONTEXT_AFTER = 3, 6  # lines around the first differing line in a group's view
+EPSILON = 1e-6
+
+
+@dataclass
+class Report:
+    """A finished submission and the link to its report (relative to the page)."""
+    result: SubmissionResult
+    link: str
+    reused: bool = False
+
+
+@dataclass
+class Row:
+    name: str
+    link: str
+    status: str
+    percent: float
+    earned: float
+    possible: float
+    passed: int
+    total: int
+    reason: str
+    reused: bool
+
+
+@dataclass
+class Bin:
+    low: int
+    high: int
+    graded: int  # submissions that built and ran
+    other: int  # build failed, files missing, harness error
+
+
+@dataclass
+class ItemSpread:
+    id: str
+    title: str
+    weight: float
+    full: int
+    partial: int
+    zero: int
+    not_counted: int
+    mean: float | None  # over the submissions where the item counted
+
+
+@dataclass
+class CaseRate:
+    name: str
+    rubric: str
+    passed: int
+    ran: int  # submissions whose program ran this case (built)
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * self.passed / self.ran if self.ran else 0.0
+
+
+@dataclass
+class DiffLine:
+    number: int  # 1-based line of the turn
+    expected: str | None
+    actual: str | None
+    differs: bool
+
+
+@dataclass
+class FailureGroup:
+    case: str
+    rubric: str
+    where: str  # "turn 3 (after typing 'd'), line 2", or the reason when no turn differs
+    expected: str | None
+    actual: str | None
+    students: list[tuple[str, str]] = field(default_factory=list)  # (name, report link)
+    view: list[DiffLine] = field(default_factory=list)  # the first student's turn, around the line
+
+
+@dataclass
+class Problem:
+    name: str
+    link: str
+    status: str
+    reason: str
+
+
+@dataclass
+class ClassPage:
+    title: str
+    milestone: str | None
+    rows: list[Row]
+    not_graded: list[str]
+    bins: list[Bin]
+    items: list[ItemSpread]
+    cases: list[CaseRate]
+    groups: list[FailureGroup]
+    problems: list[Problem]
+
+    @property
+    def tallest(self) -> int:
+        return max([b.graded + b.other for b in self.bins] + [1])
+
+
+def _shown(text: str | None, limit: int = LINE_CHARS) -> str | None:
+    return None if text is None else visible(cap(text, limit))
+
+
+def _histogram(results: list[SubmissionResult]) -> list[Bin]:
+    bins = [Bin(i * 100 // BINS, (i + 1) * 100 // BINS, 0, 0) for i in range(BINS)]
+    for result in results:
+        index = min(int(result.percent * BINS // 100), BINS - 1)
+        if result.status == "graded":
+            bins[index].graded += 1
+        else:
+            bins[index].other += 1
+    return bins
+
+
+def _items(results: list[SubmissionResult]) -> list[ItemSpread]:
+    spreads: dict[str, ItemSpread] = {}
+    sums: dict[str, list[float]] = {}
+    for result in results:
+        for item in result.items:
+            if not item.graded:
+                continue
+            spread = spreads.setdefault(item.id, ItemSpread(item.id, item.title, item.weight, 0, 0, 0, 0, None))
+            if not item.counted:
+                spread.not_counted += 1
+                continue
+            sums.setdefault(item.id, []).append(item.earned)
+            if item.earned >= item.weight - EPSILON:
+                spread.full += 1
+            elif item.earned <= EPSILON:
+                spread.zero += 1
+            else:
+                spread.partial += 1
+    for item_id, values in sums.items():
+        spreads[item_id].mean = sum(values) / len(values)
+    return list(spreads.values())
+
+
+def _cases(results: list[SubmissionResult]) -> list[CaseRate]:
+    rates: dict[str, CaseRate] = {}
+    for result in results:
+        for case in result.cases:
+            rate = rates.setdefault(case.name, CaseRate(case.name, case.rubric, 0, 0))
+            if case.reason.startswith("not run:"):
+                continue
+            rate.ran += 1
+            rate.passed += case.status == PASSED
+    return sorted(rates.values(), key=lambda r: (r.percent if r.ran else 101.0, r.name))
+
+
+def _norm(line: str) -> str:
+    return " ".join(line.split()).casefold()
+
+
+def first_difference(expected: str | None, actual: str | None) -> tuple[int, str | None, str | None]:
+    """The first line (0-based) where the two texts differ in substance (spacing and letter case
+    aside), or exactly when they differ in nothing else; a line one side lacks is None."""
+    mine = expected.split("\n") if expected is not None else []
+    theirs = actual.split("\n") if actual is not None else []
+    for same in (lambda a, b: _norm(a) == _norm(b), lambda a, b: a == b):
+        for index in range(max(len(mine), len(theirs))):
+            a = mine[index] if index < len(mine) else None
+            b = theirs[index] if index < len(theirs) else None
+            if a is None or b is None or not same(a, b):
+                return index, a, b
+    return 0, mine[0] if mine else None, theirs[0] if theirs else None
+
+
+def _view(expected: str | None, actual: str | None, line: int) -> list[DiffLine]:
+    mine = expected.split("\n") if expected is not None else []
+    theirs = actual.split("\n") if actual is not None else []
+    start, end = max(0, line - CONTEXT_BEFORE), min(max(len(mine), len(theirs)), line + CONTEXT_AFTER + 1)
+    rows = []
+    for index in range(start, end):
+        a = mine[index] if index < len(mine) else None
+        b = theirs[index] if index < len(theirs) else None
+        rows.append(DiffLine(index + 1, _shown(a), _shown(b), a != b))
+    return rows
+
+
+def _groups(reports: list[Report]) -> list[FailureGroup]:
+    groups: dict[tuple, FailureGroup] = {}
+    for report in reports:
+        for case in report.result.cases:
+            if case.status != FAILED or case.reason.startswith("not run:"):
+                continue
+            turn = case.turns[case.first_divergence] if case.first_divergence is not None and case.turns else None
+            if turn is not None and turn.expected != turn.actual:
+                line, expected, actual = first_difference(turn.expected, turn.actual)
+                typed = f" (after typing {visible(cap(turn.typed, 60))!r})" if turn.typed is not None else ""
+                where = f"turn {turn.index}{typed}, line {line + 1}"
+                key = (case.name, expected, actual)
+            else:
+                line, expected, actual = 0, None, None
+                where = _shown(case.reason.split(";")[0], TEXT_CHARS) or "failed"
+                key = (case.name, where)
+            group = groups.get(key)
+            if group is None:
+                group = groups[key] = FailureGroup(case.name, case.rubric, where, _shown(expected), _shown(actual))
+                if turn is not None and turn.expected != turn.actual:
+                    group.view = _view(turn.expected, turn.actual, line)
+            group.students.append((report.result.name, report.link))
+    return sorted(groups.values(), key=lambda g: (-len(g.students), g.case))
+
+
+def _reason(result: SubmissionResult) -> str:
+    reasons = [f"{t}: {b.reason}" + (f" — {b.diagnosis.strip().splitlines()[0]}" if b.diagnosis.strip() else "")
+               for t, b in result.builds.items() if not b.ok]
+    if not reasons and result.status == "harness-error":
+        reasons = [c.reason for c in result.cases if c.status == "harness-error"][:1]
+    return _shown("; ".join(reasons), TEXT_CHARS) or ""
+
+
+def summarise(reports: list[Report], not_graded: list[str], title: str, milestone: str | None) -> ClassPage:
+    results = [r.result for r in reports]
+    rows = [Row(r.result.name, r.link, r.result.status, r.result.percent, r.result.earned, r.result.possible,
+                r.result.passed, r.result.total, _reason(r.result), r.reused) for r in reports]
+    problems = [Problem(row.name, row.link, row.status, row.reason) for row in rows if row.status != "graded"]
+    return ClassPage(title, milestone, rows, list(not_graded), _histogram(results), _items(results), _cases(results),
+                     _groups(reports), problems)
+
+
+def render(page: ClassPage) -> str:
+    env = Environment(loader=PackageLoader("harness.reporting", "templates"), autoescape=select_autoescape(["html", "j2"]),
+                      trim_blocks=True, lstrip_blocks=True)
+    return env.get_template("index.html.j2").render(p=page, bins=BINS)
+
+
+def write(spec, milestone: str | None, reports: list[Report], not_graded: list[str], path: Path) -> Path:
+    """Write the class page atomically; returns its path."""
+    page = summarise(reports, not_graded, spec.title, milestone)
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(writable(render(page)), encoding="utf-8")
+    partial.replace(path)
+    return path

@@ -1,0 +1,65 @@
+"""The environment every child process gets, built from scratch so runs are the same anywhere."""
+import multiprocessing
+import multiprocessing.forkserver
+import multiprocessing.util
+import os
+import tempfile
+
+from harness.loading import paths
+
+# Nothing else is inherited: PYTHONUNBUFFERED, JAVA_TOOL_OPTIONS and friends change how
+# programs behave or what they print, and differ between machines.
+_KEEP = ("PATH", "JAVA_HOME")
+
+
+# The fork server listens on a socket in a folder multiprocessing makes under TMPDIR
+# (TMPDIR/pymp-XXXXXXXX/listener-XXXXXXXX), and a socket's path cannot pass 107 bytes: under
+# a longer TMPDIR (a batch system's job folder, a deep test folder) no worker could start.
+_SOCKET_FOLDER_BYTES = 70
+
+
+def fork_server():
+    """The multiprocessing context every pool of workers uses (forkserver: workers never
+    inherit the threads that build submissions side by side), its server started with its
+    socket where it fits: under TMPDIR when that is short enough, else in /tmp."""
+    if len(os.fsencode(tempfile.gettempdir())) > _SOCKET_FOLDER_BYTES:
+        chosen, tempfile.tempdir = tempfile.tempdir, "/tmp"
+        try:
+            multiprocessing.util.get_temp_dir()  # made once per process, then kept
+        finally:
+            tempfile.tempdir = chosen
+    multiprocessing.forkserver.ensure_running()
+    return multiprocessing.get_context("forkserver")
+
+
+def child_env(home: str, extra: dict | None = None) -> dict:
+    env = {name: os.environ[name] for name in _KEEP if name in os.environ}
+    env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
+    env.update({
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "HOME": home,
+        "TMPDIR": home,
+        "TERM": "dumb",
+        "COLUMNS": "1000",
+        "LINES": "500",
+    })
+    env.update(extra or {})
+    return env
+
+
+def reference_env(home: str) -> dict:
+    """The references are the `reference` package that ships beside the harness."""
+    return child_env(home, {"PYTHONPATH": str(paths.install_root()),
+                            "PYTHONDONTWRITEBYTECODE": "1"})
+
+
+class Workdir:
+    """A fresh, empty working folder for one run, removed afterwards."""
+
+    def __enter__(self) -> str:
+        self._dir = tempfile.TemporaryDirectory(prefix="harness-run-")
+        return self._dir.name
+
+    def __exit__(self, *exc):
+        self._dir.cleanup()

@@ -1,0 +1,343 @@
+"""Drive one program through a pty, typing each input line when it waits for one.
+
+The transcript is a list of events, `{"out": text}` and `{"in": line}`, in the order they
+happened. A run ends with an exit status, a signal, `waiting` (inputs ran out while the
+program reads), `timeout` (a turn or the whole run over its limit) or `output-limit`.
+Whatever happens, everything the run started is killed before `run` returns.
+"""
+import ctypes
+import math
+import os
+import select
+import signal
+import termios
+import time
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import pexpect
+
+from harness.running import cgroups
+from harness.running import procwait
+from harness.running.budget import METER_SECONDS, SPENT as BUDGET_SPENT
+from harness.running.limits import confine
+from harness.running.outcome import End
+
+_PR_SET_CHILD_SUBREAPER = 36
+# After output or a typed line, look at the program again almost at once, then back off to
+# 8 ms while it computes; a wait is confirmed by 0.3 ms of silence before a line is typed.
+_FIRST_LOOK = 0.0001
+_LONGEST_LOOK = 0.008
+_CONFIRM_MS = 0.3
+
+
+@dataclass
+class Limits:
+    turn_seconds: float = 5.0  # from a typed line (or the start) to the next wait or the exit
+    run_seconds: float = 30.0
+    output_bytes: int = 1_000_000
+    quiet_seconds: float = 1.0  # silence and no CPU use: type the next line even if no read() is seen
+    memory_bytes: int = 1 << 30  # all the program's processes together (per process where no cgroup can be made)
+    tasks: int = 256  # processes and threads at once (a JVM alone starts a few dozen threads)
+    # the submission's time budget this run counts against (budget.Meter), or None: the run
+    # reports its time as it goes, is stopped when the budget is spent, and never runs longer
+    # than what was left of it when it started
+    budget: "Meter | None" = None
+
+    @classmethod
+    def merged(cls, *overrides: dict | None) -> "Limits":
+        values = {}
+        for override in overrides:
+            values.update(override or {})
+        return cls(**values)
+
+
+class Meter(Protocol):
+    """What a run reports its time to when its submission has a time budget (budget.Meter)."""
+
+    def left(self) -> float: ...
+
+    def spend(self, seconds: float) -> float: ...  # the seconds left after these
+
+
+@dataclass
+class RunResult:
+    events: list[dict]
+    end: End
+    detail: str = ""  # why the run ended, for a person
+    seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+    def output(self) -> str:
+        return "".join(e.get("out", "") for e in self.events)
+
+
+class FixedInputs:
+    """The plain case: a list of lines, typed in order."""
+
+    def __init__(self, lines):
+        self.lines = [str(line) for line in lines]
+        self._next = 0
+
+    def next_line(self, output_so_far: str) -> str | None:
+        if self._next >= len(self.lines):
+            return None
+        self._next += 1
+        return self.lines[self._next - 1]
+
+
+def become_subreaper() -> None:
+    """Orphans of our children (a double-fork escape) are re-parented to us, so we can kill them."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
+def _own_children() -> set[int]:
+    found = set()
+    try:
+        for tid in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{tid}/children") as f:
+                found.update(int(p) for p in f.read().split())
+    except OSError:
+        pass
+    return found
+
+
+def _child_setup(limits: Limits):
+    """Runs in the child before exec: plain line ends, a control group bounding the whole tree
+    (or per-process limits where none can be made), and per-process limits that hold anyway."""
+    attrs = termios.tcgetattr(1)
+    attrs[1] &= ~termios.ONLCR  # keep the program's own bytes: no \n -> \r\n
+    termios.tcsetattr(1, termios.TCSANOW, attrs)
+    confine(cgroups.TreeLimits(limits.memory_bytes, limits.tasks), math.ceil(limits.run_seconds) + 1)
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+
+
+def _kill_everything(child, before: set[int]) -> cgroups.Usage | None:
+    """Kill all the run started: its control group at once (however its processes forked or
+    hid), then whatever a tree walk, the process group and our orphans still show. Returns
+    what the group ran into."""
+    usage = cgroups.finish(cgroups.name_for(child.pid))
+    for pid in procwait.tree_pids(child.pid) + [child.pid]:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    try:
+        os.killpg(child.pid, signal.SIGKILL)
+    except OSError:
+        pass
+    for pid in _own_children() - before - {child.pid}:  # escaped descendants, re-parented to us
+        try:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        except OSError:
+            pass
+    return usage
+
+
+def _decode(data: bytes, notes: list[str], turn: int) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as problem:
+        notes.append(f"turn {turn}: output is not valid UTF-8 (byte {problem.start}); shown as \ufffd")
+        return data.decode("utf-8", errors="replace")
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return str(number)
+
+
+def run(command: list[str], *, env: dict, cwd: str, inputs, limits: Limits, echo=None) -> RunResult:
+    """Run `command` to its end; `inputs.next_line(output_so_far)` supplies each typed line."""
+    before = _own_children()
+    started = time.monotonic()
+    try:
+        child = pexpect.spawn(
+            command[0], command[1:], env=env, cwd=cwd, echo=False, use_poll=True,
+            dimensions=(500, 1000), preexec_fn=lambda: _child_setup(limits),
+        )
+    except (pexpect.ExceptionPexpect, OSError) as problem:
+        return RunResult([], End.exited(127), f"could not start {command[0]}: {problem}", 0.0)
+    child.delaybeforesend = None
+    child.delayafterread = None
+    child.delayafterclose = 0
+    child.delayafterterminate = 0
+    child.ptyproc.delayafterclose = 0
+    result = None
+    try:
+        result = _Session(child, inputs, limits, started, echo).drive()
+        return result
+    finally:
+        usage = _kill_everything(child, before)
+        said = usage.describe(cgroups.TreeLimits(limits.memory_bytes, limits.tasks)) if usage else ""
+        if result is not None and said:
+            result.notes.append(said)
+        try:
+            child.ptyproc.delayafterterminate = 0
+            child.wait()  # reap the killed program now, so close() has nothing to wait for
+        except Exception:  # already reaped
+            pass
+        try:
+            child.close(force=True)
+        except Exception:  # already reaped or gone: nothing left to free but the fd
+            pass
+
+
+class _Readable:
+    """Wait up to `ms` milliseconds for output. select() keeps sub-millisecond timeouts, which
+    the per-turn loop relies on; poll() (which rounds up to whole milliseconds) serves fds
+    above select()'s limit."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+        if fd >= 1024:
+            self._poll = select.poll()
+            self._poll.register(fd, select.POLLIN)
+
+    def poll(self, ms: float) -> bool:
+        if self.fd >= 1024:
+            return bool(self._poll.poll(math.ceil(ms)))
+        return bool(select.select([self.fd], [], [], ms / 1000)[0])
+
+
+class _Session:
+    """The state of one run between spawn and end."""
+
+    def __init__(self, child, inputs, limits: Limits, started: float, echo):
+        self.child, self.inputs, self.limits, self.started, self.echo = child, inputs, limits, started, echo
+        self.fd = child.child_fd
+        self.poller = _Readable(self.fd)
+        self.probe = procwait.WaitProbe(child.pid) if procwait.AVAILABLE else None
+        self.events: list[dict] = []
+        self.notes: list[str] = []
+        self.pending = bytearray()
+        self.so_far: list[str] = []
+        self.total = 0
+        self.typed = 0
+        self.metered = started  # the run's time is reported to its budget up to here
+        left = limits.budget.left() if limits.budget is not None else math.inf
+        self.run_limit, self.by_budget = min(limits.run_seconds, max(left, 0.0)), left < limits.run_seconds
+
+    def _over_time(self) -> str:
+        """Why the whole run is over its time: its own limit, or what was left of its budget."""
+        if self.by_budget:
+            return f"{BUDGET_SPENT}: this run was stopped after {self.run_limit:.1f} s (its own limit is {self.limits.run_seconds:g} s)"
+        return f"the whole run took longer than {self.limits.run_seconds:g} s"
+
+    def _report(self, now: float) -> bool:
+        """The time since the last report counted against the budget; False once it is spent."""
+        if self.limits.budget is None:
+            return True
+        spent, self.metered = now - self.metered, now
+        return self.limits.budget.spend(spent) > 0
+
+    def _flush_turn(self) -> None:
+        text = _decode(bytes(self.pending), self.notes, self.typed)
+        if text:
+            self.events.append({"out": text})
+            self.so_far.append(text)
+        self.pending.clear()
+
+    def _finish(self, end: End, detail: str = "") -> RunResult:
+        self._flush_turn()
+        self._report(time.monotonic())
+        return RunResult(self.events, end, detail, time.monotonic() - self.started, self.notes)
+
+    def _read(self) -> bool:
+        """Take what the program printed; False at end of output."""
+        try:
+            data = os.read(self.fd, 65536)
+        except OSError:
+            data = b""
+        if not data:
+            return False
+        self.pending += data
+        self.total += len(data)
+        if self.echo is not None:
+            self.echo(data)
+        return True
+
+    def _type(self, line: str) -> None:
+        self._flush_turn()
+        self.events.append({"in": line})
+        self.typed += 1
+        if self.probe is not None:
+            self.probe.fed()
+        os.write(self.fd, (line + "\n").encode("utf-8"))
+
+    def drive(self) -> RunResult:
+        limits = self.limits
+        turn_started = last_activity = self.started
+        interval = _FIRST_LOOK
+        ticks, ticks_at = None, self.started
+        while True:
+            now = time.monotonic()
+            if now - self.started > self.run_limit:
+                return self._finish(End("timeout"), self._over_time())
+            if now - self.metered >= METER_SECONDS and not self._report(now):
+                return self._finish(End("timeout"), f"{BUDGET_SPENT}: this run was stopped after {now - self.started:.1f} s")
+            if now - turn_started > limits.turn_seconds:
+                where = f"after input {self.typed}" if self.typed else "before the first input"
+                return self._finish(End("timeout"), f"no wait for input and no exit within {limits.turn_seconds:g} s {where}")
+            if self.poller.poll(interval * 1000):
+                if not self._read():
+                    return self._ended()
+                if self.total > limits.output_bytes:
+                    return self._finish(End("output-limit"), f"printed more than {limits.output_bytes:,} bytes")
+                interval, last_activity = _FIRST_LOOK, time.monotonic()
+                continue
+            if not self.child.isalive():
+                return self._ended()
+            waiting = self.probe is not None and self.probe.waiting()
+            if waiting and (self.poller.poll(_CONFIRM_MS) or not self.probe.waiting()):
+                continue  # output still in flight: drain it, then look again
+            if not waiting and now - last_activity > limits.quiet_seconds:
+                current = procwait.cpu_ticks(self.child.pid)
+                if current != ticks:
+                    ticks, ticks_at = current, now
+                waiting = now - ticks_at >= limits.quiet_seconds
+                if waiting:
+                    self.notes.append(
+                        f"input {self.typed + 1} typed after {limits.quiet_seconds:g} s of silence (no read() seen)"
+                    )
+            if not waiting:
+                interval = min(interval * 2, _LONGEST_LOOK)
+                continue
+            self._flush_turn()
+            line = self.inputs.next_line("".join(self.so_far))
+            if line is None:
+                return self._finish(End("waiting"), "the program waits for more input than the case gives")
+            self._type(line)
+            turn_started = last_activity = time.monotonic()
+            ticks, interval = None, _FIRST_LOOK
+
+    def _ended(self) -> RunResult:
+        """The output closed or the program exited: drain, then collect its status within the run limit."""
+        while self.poller.poll(0) and self._read():  # what is left in the pty, within the limits
+            if self.total > self.limits.output_bytes:
+                return self._finish(End("output-limit"), f"printed more than {self.limits.output_bytes:,} bytes")
+            if time.monotonic() - self.started > self.run_limit:
+                return self._finish(End("timeout"), self._over_time())
+        if self.child.isalive():
+            remaining = self.run_limit - (time.monotonic() - self.started)
+            try:
+                pidfd = os.pidfd_open(self.child.pid)
+                exited = select.poll()
+                exited.register(pidfd, select.POLLIN)
+                exited.poll(max(remaining, 0) * 1000)
+                os.close(pidfd)
+            except OSError:
+                pass
+            if self.child.isalive():
+                return self._finish(End("timeout"), self._over_time() if self.by_budget else
+                                    "the program closed its output but did not exit")
+        if self.child.signalstatus is not None:
+            name = _signal_name(self.child.signalstatus)
+            return self._finish(End.killed(name), f"killed by {name}")
+        return self._finish(End.exited(self.child.exitstatus))

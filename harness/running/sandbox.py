@@ -1,0 +1,259 @@
+"""Submissions build and run inside bubblewrap, which shows them an allow-list of the machine.
+
+What a sandboxed program sees:
+- read-only: the toolchains and system libraries (/usr and the /bin, /sbin, /lib* links or
+  folders), the Python interpreter's own prefix and the JDK's when they live elsewhere, the
+  few /etc files the loader, g++ and the JVM read (`_ETC`), the JVM class-data archive a
+  command names, the folders the caller passes as `readable`;
+- writable: the `writable` folders the caller passes (an empty one, such as a fresh run
+  folder, is given as a private tmpfs of `_TMPFS_BYTES`, so nothing written there reaches the
+  disk or outlives the run), and a private /tmp of the same size;
+- a minimal /dev, the /proc of its own pid namespace, no network, no IPC with the host.
+Nothing else exists for it: home folders, any checkout of the project or of a course, the
+cases, the reports and /etc/shadow are simply not there.
+
+Who it runs as: when the harness is root, bwrap runs without a user namespace and
+`setpriv` drops the program, after the mounts are made, to an unprivileged host uid of its
+own (`sandbox_uid()`: one per build step or run, derived from the calling thread, never 0),
+with no capabilities, an empty bounding set and no_new_privs, so files of the host are also
+protected by their owners and modes, and it can signal no other run. Folders it must write
+are given to that uid and folders it must read are opened to everyone, where `wrap` binds
+them. When the harness is not root, bwrap's user namespace maps the program to uid 65534
+with every capability dropped; on the host it is the (already unprivileged) user.
+
+Memory, processes and time are bounded per process tree by `harness.running.cgroups` (control groups
+where the machine allows them, per-process rlimits otherwise); `describe()` says what holds.
+
+`HARNESS_SANDBOX=off` turns the sandbox off. Without it, `require` refuses to grade unless
+running unconfined was asked for explicitly.
+"""
+import glob
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+from functools import cache
+
+from harness.running import cgroups
+from harness.loading import config
+from harness.errors import InputError
+
+UID_BASE = 1_900_000_000  # far above the ids of people and of subordinate-id ranges
+_UID_SPAN = 1 << 22  # the largest pid_max: thread ids below it never collide
+_NOBODY = 65534
+_TMPFS_BYTES = 64 << 20
+_SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+_ETC = ("alternatives", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "timezone",
+        "nsswitch.conf", "java-*")
+_TOOLS = ("java", "javac", "g++", "gcc", "c++")
+_ARCHIVE_FLAG = "-XX:SharedArchiveFile="
+
+
+def _switched_off() -> bool:
+    return config.load().sandbox == "off"
+
+
+def _root() -> bool:
+    return os.geteuid() == 0 and shutil.which("setpriv") is not None
+
+
+@cache
+def _options() -> frozenset[str]:
+    """The bwrap options this version knows (--size and --perms are recent)."""
+    try:
+        shown = subprocess.run(["bwrap", "--help"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return frozenset()
+    return frozenset(word for word in shown.split() if word.startswith("--"))
+
+
+@cache
+def available() -> bool:
+    """bwrap is installed, not switched off, and can make its namespaces on this machine."""
+    if _switched_off() or shutil.which("bwrap") is None:
+        return False
+    try:
+        return subprocess.run(_wrap(["true"], [], [], "/"), capture_output=True, timeout=30).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+def mode() -> str:
+    """"bubblewrap" or "none", for reports."""
+    return "bubblewrap" if available() else "none"
+
+
+def describe() -> str:
+    """The containment in force, in one line: sandbox, identity and what bounds a tree."""
+    limits = cgroups.mechanism()
+    bounds = (f"whole-tree memory and process limits by {limits}" if limits != "rlimits"
+              else "per-process rlimits (no control group could be made)")
+    if not available():
+        return f"no sandbox: submissions run with the grader's rights; {bounds}"
+    who = "an unprivileged uid of its own per run" if _root() else "uid 65534 in a user namespace"
+    return f"bubblewrap allow-list, no network, {who}; {bounds}"
+
+
+def require(allow_unconfined: bool) -> None:
+    """Grading runs strangers' code: refuse to do it unconfined unless that was asked for
+    (`allow_unconfined`, or HARNESS_SANDBOX=off)."""
+    if available() or allow_unconfined or _switched_off():
+        return
+    if shutil.which("bwrap") is None:
+        raise InputError("bubblewrap is not installed: install it (apt-get install bubblewrap) "
+                         "or pass --no-sandbox to run submissions unconfined")
+    raise InputError("bubblewrap is installed but cannot create its namespaces on this machine "
+                     "(try `bwrap --ro-bind / / true` to see why): allow them, "
+                     "or pass --no-sandbox to run submissions unconfined")
+
+
+def sandbox_uid() -> int:
+    """The host uid a program started from this thread runs as (when the harness is root)."""
+    return UID_BASE + threading.get_native_id() % _UID_SPAN
+
+
+class _Mounts:
+    """bwrap's mount arguments, each mount point's missing parents made first, searchable by
+    anyone (bwrap would make them 0700, which an unprivileged uid cannot pass)."""
+
+    def __init__(self):
+        self.args: list[str] = []
+        self.made = {"/"}
+
+    def _parents(self, path: str) -> None:
+        parent = os.path.dirname(path.rstrip("/"))
+        if parent in self.made:
+            return
+        self._parents(parent)
+        self.args += (["--perms", "0755"] if "--perms" in _options() else []) + ["--dir", parent]
+        self.made.add(parent)
+
+    def add(self, option: list[str], path: str) -> None:
+        self._parents(path)
+        self.args += [*option, path]
+        self.made.add(path)
+
+
+@cache
+def _system_binds() -> tuple[tuple[str, ...], frozenset[str], tuple[str, ...]]:
+    """The bwrap arguments that show the system, the folders they make, and the folders they show."""
+    mounts = _Mounts()
+    bound: list[str] = []
+    for folder in _SYSTEM:
+        if os.path.islink(folder):
+            mounts.add(["--symlink", os.readlink(folder)], folder)
+        elif os.path.isdir(folder):
+            mounts.add(["--ro-bind", folder], folder)
+            bound.append(folder)
+    prefixes = [os.path.realpath(sys.base_prefix)]
+    for tool in _TOOLS:
+        found = shutil.which(tool)
+        if found:
+            prefixes.append(os.path.dirname(os.path.dirname(os.path.realpath(found))))
+    if os.environ.get("JAVA_HOME"):
+        prefixes.append(os.path.realpath(os.environ["JAVA_HOME"]))
+    for prefix in prefixes:
+        if os.path.isdir(prefix) and prefix != "/" and not any(_inside(prefix, b) for b in bound):
+            mounts.add(["--ro-bind", prefix], prefix)
+            bound.append(prefix)
+    for pattern in _ETC:
+        for path in sorted(glob.glob(os.path.join("/etc", pattern))):
+            mounts.add(["--ro-bind", path], path)
+    for special in ("/dev", "/proc", "/tmp"):
+        mounts.made.add(special)
+    return tuple(mounts.args), frozenset(mounts.made), tuple(bound)
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def _tmpfs() -> list[str]:
+    """A private tmpfs anyone may write to, of bounded size where bwrap can say so."""
+    known = _options()
+    sized = ["--size", str(_TMPFS_BYTES)] if "--size" in known else []
+    opened = ["--perms", "1777"] if "--perms" in known else []
+    return [*opened, *sized, "--tmpfs"]
+
+
+def _give(folder: str, uid: int) -> None:
+    """Make `folder` and everything in it the sandbox uid's, links included but not followed."""
+    os.lchown(folder, uid, uid)
+    for parent, folders, files in os.walk(folder):
+        for name in folders + files:
+            os.lchown(os.path.join(parent, name), uid, uid)
+
+
+def _open_to_all(folder: str) -> None:
+    """Let any uid read `folder`: directories searchable, files readable (links untouched)."""
+    for parent, folders, files in os.walk(folder):
+        for name, bits in [(parent, 0o555)] + [(os.path.join(parent, f), 0o444) for f in files]:
+            if not os.path.islink(name):
+                mode = os.stat(name).st_mode
+                if mode & bits != bits:
+                    os.chmod(name, mode | bits)
+
+
+def _wrap(command: list[str], writable: list[str], readable: list[str], cwd: str) -> list[str]:
+    root = _root()
+    system, made, shown = _system_binds()
+    mounts = _Mounts()
+    mounts.made |= made
+    for word in command:
+        path = word[len(_ARCHIVE_FLAG):] if word.startswith(_ARCHIVE_FLAG) else None
+        if path and os.path.isfile(path):
+            mounts.add(["--ro-bind", path], path)
+    if os.path.isfile(command[0]) and not any(_inside(command[0], folder) for folder in shown):  # a ready program
+        mounts.add(["--ro-bind", command[0]], command[0])
+    uid = sandbox_uid()
+    for folder in readable:
+        if root:
+            _open_to_all(folder)
+        mounts.add(["--ro-bind", folder], folder)
+    for folder in writable:
+        if os.path.isdir(folder) and not os.listdir(folder):
+            mounts.add(_tmpfs(), folder)
+            continue
+        if root:
+            _give(folder, uid)
+        mounts.add(["--bind", folder], folder)
+    args = ["bwrap", "--die-with-parent", "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
+            "--unshare-cgroup-try", "--hostname", "sandbox", *system,
+            "--dev", "/dev", "--proc", "/proc", *_tmpfs(), "/tmp", *mounts.args, "--chdir", cwd]
+    if root:
+        # mounts are made as root; setpriv keeps just what it needs to make the program a
+        # nobody of its own (and to enter its folder), then drops every capability
+        args += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID",
+                 "--cap-add", "CAP_SETPCAP", "--cap-add", "CAP_DAC_READ_SEARCH", "--", "setpriv", f"--reuid={uid}", f"--regid={uid}",
+                 "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
+    else:
+        private = ["--disable-userns"] if "--disable-userns" in _options() else []
+        args[1:1] = ["--unshare-user", "--uid", str(_NOBODY), "--gid", str(_NOBODY), "--cap-drop", "ALL", *private]
+        args += ["--"]
+    return args + command
+
+
+def wrap(command: list[str], writable: list[str], readable: list[str], hidden: list[str], cwd: str) -> list[str]:
+    """`command` inside the sandbox, seeing only the system, `readable` folders (read-only)
+    and `writable` ones. `hidden` is kept for callers: with an allow-list nothing else is
+    visible anyway."""
+    if not available():
+        return command
+    return _wrap(command, writable, readable, cwd)
+
+
+def exit_status(end):
+    """bwrap reports a program killed by signal N as exit status 128 + N: say it as the signal.
+    Takes a plain status or an `End`, and gives back the same kind."""
+    status = getattr(end, "status", end) if getattr(end, "kind", "exit") == "exit" else None
+    if available() and isinstance(status, int) and not isinstance(status, bool) and 128 < status < 128 + 32:
+        try:
+            name = signal.Signals(status - 128).name
+        except ValueError:
+            return end
+        if hasattr(end, "kind"):
+            return type(end).killed(name)
+        return f"signal {name}"
+    return end

@@ -1,0 +1,106 @@
+"""Ending everything a grading started when it is interrupted: compilers, the programs under
+test and whatever they forked, then the case workers.
+
+The grading process adopts orphans (child subreaper), so every process it started, however it
+forked, stays among its descendants. The helpers (the workers' fork server and resource
+tracker, started before anything else) and the workers (their children) are left to end by
+themselves while every other descendant, which is a run or a build, is killed: a worker whose
+program dies finishes that case at once, kills the program's whole tree and control group and
+removes its working folder, as after any run. Ended processes are not reaped here (their
+owners wait for them; what is left is collected when the grading process exits).
+"""
+import os
+import signal
+import time
+
+from harness.running import procwait
+from harness.running import runner
+
+_POLL_SECONDS = 0.05
+
+
+def adopt_orphans() -> None:
+    """Make this process the one orphans of its descendants are re-parented to."""
+    runner.become_subreaper()
+
+
+def descendants() -> list[int]:
+    """Every live process below this one (threads excluded)."""
+    me = os.getpid()
+    return [pid for pid in procwait.tree_pids(me) if pid != me]
+
+
+def children(pid: int) -> list[int]:
+    found = []
+    try:
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{tid}/children", encoding="ascii") as f:
+                found += [int(p) for p in f.read().split()]
+    except OSError:
+        pass
+    return found
+
+
+class Runs:
+    """Tells the runs and builds below this process from the machinery that runs them."""
+
+    def __init__(self):
+        self.helpers = frozenset(descendants())  # taken once the fork server is up, before any run
+
+    def machinery(self) -> set[int]:
+        return set(self.helpers).union(*(children(pid) for pid in self.helpers))
+
+    def end(self) -> None:
+        """SIGKILL every run and build now below this process."""
+        keep = self.machinery()
+        _signal([pid for pid in _alive(descendants()) if pid not in keep], signal.SIGKILL)
+
+    def end_until(self, done) -> None:
+        """Keep ending runs (a worker may start one more) until `done()` says the pool has stopped."""
+        while not done():
+            self.end()
+            time.sleep(_POLL_SECONDS)
+
+
+def _signal(pids: list[int], number: int) -> None:
+    for pid in pids:
+        try:
+            os.kill(pid, number)
+        except OSError:
+            pass
+
+
+def _alive(pids: list[int]) -> list[int]:
+    left = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+                state = f.read().rpartition(")")[2].split()[0]
+        except (OSError, IndexError):
+            continue
+        if state not in ("Z", "X"):
+            left.append(pid)
+    return left
+
+
+def kill_all(rounds: int = 50) -> None:
+    """SIGKILL whatever is still below this process, until nothing is (a fork in flight is
+    caught by the next round)."""
+    for _ in range(rounds):
+        left = _alive(descendants())
+        if not left:
+            break
+        _signal(left, signal.SIGKILL)
+        time.sleep(_POLL_SECONDS)
+
+
+def reap() -> None:
+    """Collect this process's ended children (for the end of an interrupted grading, when no
+    one else will wait for them)."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return

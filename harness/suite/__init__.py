@@ -1,0 +1,1 @@
+"""Suite tools: expected transcripts regenerated, sample submissions checked, the case suite audited."""
