@@ -18,7 +18,7 @@ sys.path.insert(0, str(ROOT))
 
 from harness.judging import compare  # noqa: E402
 from harness.loading import spec as specs  # noqa: E402
-from harness.running.outcome import End  # noqa: E402
+from harness.outcome import End  # noqa: E402
 from reference.flip import canonical_states  # noqa: E402
 
 EXPECTED = [{"out": "Start: 2\nAdd? "}, {"in": "3"}, {"out": "Now 5\nAdd? "}]

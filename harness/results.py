@@ -7,7 +7,7 @@ validates against harness/loading/schemas/result.schema.json.
 """
 from dataclasses import dataclass, field, fields
 
-from harness.running.outcome import End
+from harness.outcome import End
 
 FORMAT_VERSION = 1
 

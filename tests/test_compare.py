@@ -8,7 +8,7 @@ import pytest
 from harness.judging import compare
 from harness.loading import spec as specs
 from harness.errors import InputError
-from harness.running.outcome import End
+from harness.outcome import End
 from tests.conftest import ROOT
 
 EXPECTED = [{"out": "Board\nRow? "}, {"in": "4"}, {"out": "Not a legal move!\nRow? "}, {"in": "3"},

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from harness.loading import spec as specs
-from harness.running.outcome import End
+from harness.outcome import End
 from harness.results import FAILED, HARNESS_ERROR, PASSED, UNGRADABLE
 from tests.conftest import FIXTURE, SAMPLES, unplannable_case
 

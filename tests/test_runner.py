@@ -5,7 +5,7 @@ import time
 
 from harness.running import runner
 from harness.running.environment import child_env
-from harness.running.outcome import End
+from harness.outcome import End
 
 LIMITS = runner.Limits(turn_seconds=3, run_seconds=10, output_bytes=20_000, quiet_seconds=1)
 

@@ -108,7 +108,7 @@ def test_mode_and_description_name_what_is_in_force():
 
 
 def test_a_signal_status_reads_as_the_signal_with_either_kind_of_end():
-    from harness.running.outcome import End
+    from harness.outcome import End
     assert sandbox.exit_status(139) == "signal SIGSEGV"
     assert sandbox.exit_status(End.exited(137)) == End.killed("SIGKILL")
     assert sandbox.exit_status(End.exited(1)) == End.exited(1)

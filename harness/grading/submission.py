@@ -31,7 +31,7 @@ from harness.running.budget import SPENT, Budget, Meter, counter
 from harness.building.javac_server import WarmJavac
 from harness.loading.cases import Case
 from harness.running.environment import Workdir, child_env, fork_server, reference_env
-from harness.running.outcome import End
+from harness.outcome import End
 from harness.safe_text import cap
 from harness.results import FAILED, HARNESS_ERROR, PASSED, UNGRADABLE, BuildSummary, CaseResult, SubmissionResult
 from harness.loading.spec import Spec

@@ -6,7 +6,7 @@ from harness.loading import paths
 from harness.loading import schema
 from harness.loading import yamlfile
 from harness.errors import InputError
-from harness.running.outcome import End
+from harness.outcome import End
 from harness.loading.spec import Spec, check_policy
 
 

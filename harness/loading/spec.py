@@ -7,7 +7,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.judging import compare
+from harness.loading import policy as policies
 from harness.loading import paths
 from harness.loading import schema
 from harness.loading import yamlfile
@@ -69,7 +69,7 @@ class Spec:
     document: yamlfile.Document | None = field(repr=False)
     seed_option: str | None = None
     rewrite: str | None = None  # "module:function" reading the handout's alternative renderings as the reference's
-    messages: tuple = ()  # compare.MessageClass, in the spec's order
+    messages: tuple = ()  # policies.MessageClass, in the spec's order
     state: dict | None = None  # {read: "module:function", carry: [kinds]}: the state a person reads from output
     submission_seconds: float = SUBMISSION_SECONDS  # the time budget of one submission's runs, all together
 
@@ -96,7 +96,7 @@ class Spec:
     def policy(self, rubric: str, case_compare) -> dict:
         """A case's comparison policy: the spec's defaults, then its item's, then its own."""
         item = next((i for i in self.rubric if i.id == rubric), None)
-        return compare.policy("default", self.compare, item.compare if item else None, case_compare)
+        return policies.policy("default", self.compare, item.compare if item else None, case_compare)
 
     def seed_args(self, seed: int | None) -> list[str]:
         return [self.seed_option, str(seed)] if seed is not None and self.seed_option else []
@@ -149,14 +149,14 @@ def load(game: str, root: Path | None = None) -> Spec:
     limits = dict(data.get("defaults", {}).get("limits", {}))
     budget = float(limits.pop("submission_seconds", SUBMISSION_SECONDS))  # the submission's, not a run's
     spec = Spec(game, path.parent, data["title"], data.get("handout"), data["reference"], milestones, targets,
-                rubric, compare.policy("default", data.get("defaults", {}).get("compare")),
+                rubric, policies.policy("default", data.get("defaults", {}).get("compare")),
                 limits, data.get("random_start"), doc,
                 data.get("seed_option"), data.get("rewrite"), messages, data.get("state"), budget)
     _check_references(spec)
     return spec
 
 
-def _message_class(doc: yamlfile.Document, message_id: str, data: dict) -> "compare.MessageClass":
+def _message_class(doc: yamlfile.Document, message_id: str, data: dict) -> "policies.MessageClass":
     """A message class with its patterns compiled by RE2 (they run on every line a program prints)."""
     patterns = {}
     for key in ("accept", "unless"):
@@ -165,7 +165,7 @@ def _message_class(doc: yamlfile.Document, message_id: str, data: dict) -> "comp
         where = ["messages", message_id, key]
         patterns[key] = [_re2_pattern(doc, where + [i] if isinstance(value, list) else where, text)
                          for i, text in enumerate(listed)]
-    message = compare.MessageClass(message_id, data["text"], tuple(patterns["accept"]), tuple(patterns["unless"]))
+    message = policies.MessageClass(message_id, data["text"], tuple(patterns["accept"]), tuple(patterns["unless"]))
     named = max((int(g) for g in re.findall(r"\\(\d+)", data["text"])), default=0)
     if named > message.groups:
         raise InputError(f"messages.{message_id}.text uses group \\{named}, but accept has {message.groups} group(s)",
@@ -176,8 +176,8 @@ def _message_class(doc: yamlfile.Document, message_id: str, data: dict) -> "comp
 def _re2_pattern(doc: yamlfile.Document, keys: list, text: str):
     """A pattern over program output, compiled by RE2 (linear time) or refused at its line."""
     try:
-        return compare.pattern(text)
-    except compare.PatternError as problem:
+        return policies.pattern(text)
+    except policies.PatternError as problem:
         raise InputError(f"{'.'.join(map(str, keys))} is not a pattern RE2 can run: {problem}; a program's output "
                          "is matched with RE2, in linear time, so write the pattern in RE2's syntax",
                          doc.path, doc.line_of(keys))

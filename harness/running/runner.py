@@ -21,7 +21,7 @@ from harness.running import cgroups
 from harness.running import procwait
 from harness.running.budget import METER_SECONDS, SPENT as BUDGET_SPENT
 from harness.running.limits import confine
-from harness.running.outcome import End
+from harness.outcome import End
 
 _PR_SET_CHILD_SUBREAPER = 36
 # After output or a typed line, look at the program again almost at once, then back off to

@@ -8,7 +8,7 @@ from harness.loading.cases import Case
 from harness.running.environment import Workdir, fork_server
 from harness.errors import InputError
 from harness.grading.submission import make_inputs, reference_seed_args, run_reference
-from harness.running.outcome import End
+from harness.outcome import End
 from harness.loading.spec import Spec
 
 
