@@ -2,14 +2,16 @@
 million (computed exactly from the test, and seen over many simulated gradings), a 1-5 and a
 1-7 generator never pass it; on real runs, a program's starts are collected, topped up with
 runs of the law's case, and a broken law costs the setup item and nothing else."""
+import functools
+import math
 import random
 import shutil
 import textwrap
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 import yaml
-from scipy.stats import binom, binomtest
 
 from harness.loading import cases as caseload
 from harness.building import build as builder
@@ -28,6 +30,51 @@ def _law(game: str) -> distribution.Law:
     return distribution.law(spec.random_start)
 
 
+# --- the exact test, against an oracle of its own ---------------------------------------------
+#
+# The two-sided exact binomial test of k in n at p sums the chances C(n, i) p^i (1-p)^(n-i) of
+# every count i no more likely than k (as likely within a relative 1e-7: the usual test's tie).
+# p is the float the law holds, a binary fraction a/d, so each chance is the integer
+# C(n, i) a^i (d-a)^(n-i) over d^n, and the oracle sums them exactly.
+
+@functools.lru_cache(maxsize=None)
+def _exact_chances(n: int, p: float) -> tuple[tuple[int, ...], int]:
+    """Each count's chance under Binomial(n, p), as integers over one denominator."""
+    a, d = Fraction(p).as_integer_ratio()
+    return tuple(math.comb(n, i) * a ** i * (d - a) ** (n - i) for i in range(n + 1)), d ** n
+
+
+def _exact_tail(k: int, n: int, p: float) -> Fraction:
+    chances, whole = _exact_chances(n, p)
+    return Fraction(sum(c for c in chances if c * 10**7 <= chances[k] * (10**7 + 1)), whole)
+
+
+# By hand from the formula: n=4, p=1/2 gives the chances 1, 4, 6, 4, 1 over 16, so k=0 (or 4)
+# sums 1+1, k=1 (or 3) sums 1+4+4+1, k=2 everything. n=3, p=1/4 gives 27, 27, 9, 1 over 64: k=3
+# is 1 alone, k=2 is 9+1, k=0 and k=1 tie at 27 and so take everything. At p=0 only k=0 can come.
+BY_HAND = [(0, 4, 0.5, Fraction(2, 16)), (4, 4, 0.5, Fraction(2, 16)), (1, 4, 0.5, Fraction(10, 16)),
+           (3, 4, 0.5, Fraction(10, 16)), (2, 4, 0.5, Fraction(1)), (3, 3, 0.25, Fraction(1, 64)),
+           (2, 3, 0.25, Fraction(10, 64)), (0, 3, 0.25, Fraction(1)), (1, 3, 0.25, Fraction(1)),
+           (0, 5, 0.0, Fraction(1)), (1, 5, 0.0, Fraction(0)), (5, 5, 1.0, Fraction(1)), (4, 5, 1.0, Fraction(0))]
+
+
+@pytest.mark.parametrize("k, n, p, chance", BY_HAND)
+def test_the_tail_by_hand(k, n, p, chance):
+    assert distribution._tail(k, n, p) == pytest.approx(float(chance), rel=1e-12, abs=1e-300)
+    if 0 < p < 1:
+        assert _exact_tail(k, n, p) == chance
+
+
+@pytest.mark.parametrize("n, p", [(150, 1 / 6), (80, 1 / 5), (37, 0.3), (1000, 1 / 6)])
+def test_the_tail_is_the_exact_test_for_every_count(n, p):
+    """The harness's tail, summed from logarithms, against the exact sum: every count, from
+    the likeliest to chances far below any bar the check uses."""
+    for k in range(n + 1) if n <= 200 else range(0, n + 1, 25):
+        exact = _exact_tail(k, n, p)
+        if exact > Fraction(1, 10**290):  # below that a float has too few digits to compare
+            assert distribution._tail(k, n, p) == pytest.approx(float(exact), rel=1e-9), k
+
+
 def _gradings(rule: distribution.Law, draw, count: int, seed: int) -> list[distribution.Verdict]:
     """`count` gradings of a generator `draw(rng)` -> one value, each on `least` values."""
     rng = random.Random(seed)
@@ -37,13 +84,15 @@ def _gradings(rule: distribution.Law, draw, count: int, seed: int) -> list[distr
 @pytest.mark.parametrize("game", ["silver-dollar"])
 def test_a_correct_generator_fails_with_a_chance_below_one_in_a_million(game):
     """Exactly: the chance, under the law, that some value's count is rejected (a union bound
-    over the values of the binomial probabilities of every rejected count)."""
+    over the values of the binomial probabilities of every count the harness rejects)."""
     rule = _law(game)
     n, each = rule.least, distribution.FALSE_ALARM / len(rule.probabilities)
-    chance = 0.0
+    chance = Fraction(0)
     for p in rule.probabilities.values():
-        rejected = [k for k in range(n + 1) if binomtest(k, n, p).pvalue < each]
-        chance += sum(binom.pmf(k, n, p) for k in rejected)
+        rejected = [k for k in range(n + 1) if distribution._tail(k, n, p) < each]
+        chances, whole = _exact_chances(n, p)
+        assert 0 in rejected  # the bar can be reached (a tail that never rejects would pass vacuously)
+        chance += Fraction(sum(chances[k] for k in rejected), whole)
     assert chance < distribution.FALSE_ALARM
 
 
@@ -52,7 +101,7 @@ def test_a_one_to_five_generator_is_always_caught_and_one_to_seven_too(game):
     rule = _law(game)
     assert set(rule.probabilities) == {"1", "2", "3", "4", "5", "6"}
     # with no 6 among `least` values the count of 6 alone is below the bar: every grading fails
-    assert binomtest(0, rule.least, rule.probabilities["6"]).pvalue < distribution.FALSE_ALARM / 6
+    assert _exact_tail(0, rule.least, rule.probabilities["6"]) < distribution.FALSE_ALARM / 6
     low = _gradings(rule, lambda rng: rng.randint(1, 5), 300, seed=5)
     assert all(v.passed is False for v in low)
     # a 7 fails the check at once; `least` values without a 7 has a chance (6/7)**least
@@ -137,7 +186,7 @@ def test_a_correct_program_passes_the_check_on_its_own_starts_and_the_top_ups(pr
 
 def test_a_one_to_four_program_loses_the_check_and_only_it(project, tmp_path):
     """Every start of 1-4 is within the rules: only the law sees that 5 never comes."""
-    assert binomtest(0, LEAST, 1 / 5).pvalue < distribution.FALSE_ALARM / 5
+    assert _exact_tail(0, LEAST, 1 / 5) < distribution.FALSE_ALARM / 5
     spec, found, result = _grade(project, _program(tmp_path, "random.randint(1, 4)"))
     check = _check(result)
     assert check.status == "failed" and "'5' came 0 times" in check.reason

@@ -80,8 +80,19 @@ def check(rule: Law, starts: list[str]) -> "Verdict":
 
 
 def _tail(count: int, trials: int, probability: float) -> float:
-    from scipy.stats import binomtest  # loaded only where a law is judged
-    return float(binomtest(count, trials, probability).pvalue)
+    """The two-sided exact binomial test of `count` in `trials` at `probability`: the chance,
+    under that law, of a count no more likely than this one (a count as likely within a
+    relative 1e-7 is included, as the usual exact test does). The chances are summed from their
+    logarithms, so no factorial overflows whatever the number of trials."""
+    if not 0.0 < probability < 1.0:  # a certain count: only that one has a chance
+        return 1.0 if count == (trials if probability >= 1.0 else 0) else 0.0
+    log_p, log_q, log_n = math.log(probability), math.log1p(-probability), math.lgamma(trials + 1)
+
+    def log_chance(k: int) -> float:
+        return log_n - math.lgamma(k + 1) - math.lgamma(trials - k + 1) + k * log_p + (trials - k) * log_q
+
+    bar = log_chance(count) + math.log1p(1e-7)
+    return min(1.0, math.fsum(math.exp(c) for c in map(log_chance, range(trials + 1)) if c <= bar))
 
 
 def judge(rule: Law, values: list[str], starts: int) -> Verdict:
