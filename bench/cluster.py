@@ -67,8 +67,12 @@ def main() -> int:
     args = parser.parse_args()
     count = args.submissions or (6 if args.quick else 20)
 
-    import dask
-    from distributed import LocalCluster
+    try:
+        import dask
+        from distributed import LocalCluster
+    except ImportError:
+        print("bench/cluster.py needs the cluster extra: pip install 'game-harness[cluster]'", file=sys.stderr)
+        return 2
 
     work = Path(tempfile.mkdtemp(prefix="harness-bench-cluster-"))
     try:

@@ -92,9 +92,10 @@ def room(tmp_path_factory) -> Path:
     return room
 
 
-def _grade(*args) -> subprocess.CompletedProcess:
+def _grade(*args, env_extra: dict | None = None) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONUNBUFFERED", "NO_COLOR")}
     env["HARNESS_ROOT"] = str(FIXTURE)
+    env.update(env_extra or {})
     return subprocess.run([sys.executable, "-m", "harness.cli", "grade", "tally", *map(str, args), "-q"],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
 
@@ -154,6 +155,19 @@ def test_a_wrong_address_is_one_line_and_exit_2(room, tmp_path):
     assert done.stderr.startswith(f"harness: --cluster {address}: no Dask scheduler answered")
     assert "dask scheduler" in done.stderr and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "out").exists()
+
+
+def test_without_the_cluster_extra_cluster_is_one_line_and_exit_2(room, tmp_path):
+    """Where distributed is not installed (here a stand-in first on the path that cannot be
+    imported), --cluster says how to install it; nothing is graded."""
+    stand_in = tmp_path / "path" / "distributed"
+    stand_in.mkdir(parents=True)
+    (stand_in / "__init__.py").write_text("raise ImportError('No module named distributed')\n", encoding="utf-8")
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    done = _grade(room, "-o", tmp_path / "out", "--cluster", address, env_extra={"PYTHONPATH": str(stand_in.parent)})
+    assert (done.returncode, done.stderr) == (
+        2, "harness: --cluster needs the cluster extra: pip install 'game-harness[cluster]'\n")
     assert not (tmp_path / "out").exists()
 
 

@@ -28,8 +28,12 @@ import uuid
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from distributed import Client, WorkerPlugin, as_completed, get_worker
-from distributed.comm import connect as open_comm
+try:  # the cluster extra: only --cluster needs it, and connect() says how to get it
+    from distributed import Client, WorkerPlugin, as_completed, get_worker
+    from distributed.comm import connect as open_comm
+except ImportError:
+    Client = as_completed = get_worker = open_comm = None
+    WorkerPlugin = object
 
 from harness.classes import classroom
 from harness.loading import paths
@@ -41,6 +45,7 @@ from harness.safe_text import cap
 MAX_BYTES = 50 * 1024 * 1024  # of a submission's files sent to a worker (intake's own limit for an archive)
 CONNECT_SECONDS = 5  # a scheduler answers in well under a second; a wrong address waits this long
 WORKER_FIX = "DASK_DISTRIBUTED__WORKER__DAEMON=False dask worker {address} (or dask worker {address} --no-nanny)"
+NEEDS_EXTRA = "--cluster needs the cluster extra: pip install 'game-harness[cluster]'"
 _CODE_SUFFIXES = (".py", ".json", ".j2", ".yaml", ".java", ".html", ".css")
 _PLUGIN = "game-harness-{}"
 
@@ -287,6 +292,8 @@ def _settled(make) -> concurrent.futures.Future:
 def connect(address: str, allow_unconfined: bool) -> Cluster:
     """A client of the scheduler at `address` whose every worker runs this harness and may
     start processes; anything else is one InputError naming the address or the worker."""
+    if Client is None:
+        raise InputError(NEEDS_EXTRA)
     try:
         asyncio.run(_reach(address))  # first, so that a wrong address leaves no half-made client behind
         client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
