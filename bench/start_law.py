@@ -60,7 +60,7 @@ def main() -> int:
     args = parser.parse_args()
     count = args.gradings or (20 if args.quick else 200)
     spec, milestone = specs.parse_game(GAME)
-    rule = distribution.law(spec.random_start)
+    rule = (spec.random_start.law if spec.random_start else None)
     case = next(c for c in caseload.load_all(spec, milestone) if c.name == rule.case)
     case = dataclasses.replace(case, repeat=1)
     print(f"{spec.title}: {count} gradings per program, {rule.least} values each, runs of {case.name}")

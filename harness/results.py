@@ -6,14 +6,44 @@ round-trips through JSON (`to_json` / `from_json`); `result.json` carries FORMAT
 validates against harness/loading/schemas/result.schema.json.
 """
 from dataclasses import dataclass, field, fields
+from enum import StrEnum
 
 from harness.outcome import End
 
 FORMAT_VERSION = 1
 
-PASSED, FAILED, UNGRADABLE, HARNESS_ERROR = "passed", "failed", "ungradable", "harness-error"
-STATUSES = (PASSED, FAILED, UNGRADABLE, HARNESS_ERROR)
+
+class Status(StrEnum):
+    """A case's verdict (the strings are result.json's)."""
+    PASSED = "passed"
+    FAILED = "failed"
+    UNGRADABLE = "ungradable"  # not counted (or charged to another item): no start it could be graded on
+    HARNESS_ERROR = "harness-error"  # the harness failed on it: no total is published
+
+
+PASSED, FAILED, UNGRADABLE, HARNESS_ERROR = Status.PASSED, Status.FAILED, Status.UNGRADABLE, Status.HARNESS_ERROR
+STATUSES = tuple(Status)
 MARKS = {PASSED: "PASS", FAILED: "FAIL", UNGRADABLE: "NOT GRADABLE", HARNESS_ERROR: "HARNESS ERROR"}
+
+
+class Cause(StrEnum):
+    """Why the harness, not a comparison, decided a case; decisions read this, never a message."""
+    NOT_BUILT = "not-built"  # not run: its target did not build
+    OUT_OF_TIME = "out-of-time"  # not run: the submission's time budget was spent before it
+    BUDGET_SPENT = "budget-spent"  # run, and stopped when the submission's time budget ran out
+    WORKER_DIED = "worker-died"  # the process running it died (a harness error)
+
+
+NOT_RUN = (Cause.NOT_BUILT, Cause.OUT_OF_TIME)
+
+
+class Verdict(StrEnum):
+    """A submission's status (the strings are result.json's and the gradebook's)."""
+    GRADED = "graded"
+    BUILD_FAILED = "build-failed"
+    MISSING_FILES = "missing-files"
+    HARNESS_ERROR = "harness-error"
+    NOT_GRADED = "not-graded"  # a class run stopped before it (gradebook and class page only)
 
 
 @dataclass
@@ -35,7 +65,7 @@ class CaseResult:
     rubric: str
     points: float
     visibility: str
-    status: str = FAILED  # one of STATUSES
+    status: Status = FAILED
     reason: str = ""  # one line for a person
     hint: str | None = None  # "would pass if trailing whitespace were ignored"
     typed: list[str] = field(default_factory=list)
@@ -56,10 +86,15 @@ class CaseResult:
     against_rules: list[str] = field(default_factory=list)  # of those, the starts the rules forbid
     value: float = 0.0  # the points of the total this case carries (set by scoring)
     earned: float = 0.0  # of `value`, earned (set by scoring)
+    cause: Cause | None = None  # set when the harness decided the case without comparing it
 
     @property
     def passed(self) -> bool:
         return self.status == PASSED
+
+    @property
+    def ran(self) -> bool:
+        return self.cause not in NOT_RUN
 
 
 @dataclass
@@ -98,7 +133,7 @@ class SubmissionResult:
     title: str
     milestone: str | None
     sandbox: str  # how submissions were confined ("bubblewrap" or "none")
-    status: str  # graded | build-failed | missing-files | harness-error
+    status: Verdict
     builds: dict[str, BuildSummary]
     cases: list[CaseResult]
     items: list[ItemScore]
@@ -110,7 +145,7 @@ class SubmissionResult:
     def published(self) -> bool:
         """False when the harness itself failed on a case: the total would leave that case out,
         so none is given (gradebook, Gradescope, reports) until the submission is regraded."""
-        return self.status != "harness-error"
+        return self.status != Verdict.HARNESS_ERROR
 
     @property
     def percent(self) -> float:
@@ -139,6 +174,7 @@ class SubmissionResult:
         data["builds"] = {t: BuildSummary(**b) for t, b in data["builds"].items()}
         data["items"] = [ItemScore(**i) for i in data["items"]]
         data["cases"] = [_case_from_json(c) for c in data["cases"]]
+        data["status"] = Verdict(data["status"])
         return cls(**data)
 
 
@@ -147,6 +183,8 @@ def _case_from_json(data: dict) -> CaseResult:
     data["turns"] = [Turn(**t) for t in data["turns"]]
     for key in ("expected_end", "actual_end"):
         data[key] = End.parse(data[key]) if data[key] is not None else None
+    data["status"] = Status(data["status"])
+    data["cause"] = Cause(data["cause"]) if data.get("cause") else None
     return CaseResult(**data)
 
 
@@ -154,6 +192,8 @@ def _plain(value):
     """Dataclasses as dicts (fields in order), an End as its plain value."""
     if isinstance(value, End):
         return value.value
+    if isinstance(value, StrEnum):
+        return str(value)
     if hasattr(value, "__dataclass_fields__"):
         return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
     if isinstance(value, dict):

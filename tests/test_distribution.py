@@ -17,6 +17,7 @@ from harness.loading import cases as caseload
 from harness.building import build as builder
 from harness.judging import distribution
 from harness.grading import submission as grading
+from harness.starts import drawing
 from harness.loading import spec as specs
 from harness.errors import InputError
 from harness.results import CaseResult
@@ -27,7 +28,7 @@ FIXTURE = ROOT / "tests" / "fixture"
 
 def _law(game: str) -> distribution.Law:
     spec, _ = specs.parse_game(game)
-    return distribution.law(spec.random_start)
+    return (spec.random_start.law if spec.random_start else None)
 
 
 # --- the exact test, against an oracle of its own ---------------------------------------------
@@ -227,7 +228,7 @@ def test_a_setup_case_passed_by_luck_is_settled_by_more_runs(project, tmp_path, 
     found = caseload.load_all(spec, milestone)
     setup = next(c for c in found if c.name == "setup-start")
     other = next(c for c in found if c.rubric != "setup")
-    batches = -(-grading.SETTLE_RUNS // setup.repeat)  # the more runs go in batches of the case's repeat
+    batches = -(-drawing.SETTLE_RUNS // setup.repeat)  # the more runs go in batches of the case's repeat
     assert (5 / 6) ** (batches * setup.repeat) < 1e-6  # the 1-7 program passes them all
 
     def settled(program: Path, evidence: list[str]) -> CaseResult:
@@ -237,7 +238,8 @@ def test_a_setup_case_passed_by_luck_is_settled_by_more_runs(project, tmp_path, 
                                status="passed", runs=1, starts=evidence + ["3"], against_rules=evidence)
         build = builder.build(program, spec, setup.target)
         try:
-            again = grader._settle(spec, [setup, other], [lucky, elsewhere], {setup.target: build})
+            again = drawing.settle(spec, [setup, other], [lucky, elsewhere], lambda target: build.ok,
+                                   lambda more: grader.run_cases([grading.Job(spec, case, build) for case in more]))
         finally:
             builder.cleanup(build)
         assert again[1] is elsewhere
@@ -252,4 +254,4 @@ def test_a_setup_case_passed_by_luck_is_settled_by_more_runs(project, tmp_path, 
     assert any("every run passed" in note for note in correct.notes), correct.notes
 
     untouched = CaseResult(setup.name, setup.description, setup.rubric, setup.points, setup.visibility, status="passed")
-    assert grader._settle(spec, [setup], [untouched], {}) == [untouched]  # no forbidden start: no run
+    assert drawing.settle(spec, [setup], [untouched], lambda target: False, grader.run_cases) == [untouched]  # no run

@@ -65,7 +65,7 @@ RULES = {
     "variant-wording": (lambda spec, case: any(x not in LEGAL for x in typed(case))
                         and not spec.policy(case.rubric, case.compare)["messages"], set()),
     # starts against the rules half the time: only the setup item's cases see them; the others draw again
-    "bug-start-range": (lambda spec, case: case.rubric == spec.random_start["rubric"], {"setup"}),
+    "bug-start-range": (lambda spec, case: case.rubric == spec.random_start.rubric, {"setup"}),
     # sometimes shows a 6 (already at the goal): drawn again, never charged
     "variant-six": (lambda spec, case: False, set()),
     # a word ends it with a traceback: the cases that type one
@@ -112,7 +112,7 @@ def _only(cases, *names):
 
 def test_a_start_against_the_rules_fails_setup_and_is_charged_to_it_elsewhere(tally, grader):
     spec, cases = tally
-    setup = spec.random_start["rubric"]
+    setup = spec.random_start.rubric
     chosen = _only(cases, "setup-start", "add-two")
     result = grader.grade(spec, None, chosen, SAMPLES / "bug-start-seven")
     by_name = {c.name: c for c in result.cases}

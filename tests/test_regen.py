@@ -76,7 +76,7 @@ def test_a_new_case_gets_what_the_reference_prints(harness_cli, project):
     assert expect["exit"] == "waiting"
     # the reference, fed the same lines on a pipe from the spec's seed, prints the same bytes
     spec = specs.load("tally", project)
-    command = spec.reference_command(None, "game", spec.seed_args(spec.random_start["seed"]))
+    command = spec.reference_command(None, "game", spec.seed_args(spec.random_start.seed))
     piped = subprocess.run(command, input="".join(f"{line}\n" for line in lines), capture_output=True, text=True,
                            timeout=30)
     assert "".join(e.get("out", "") for e in expect["transcript"]) == piped.stdout

@@ -46,7 +46,7 @@ def assert_gradescope_adds_up(result: SubmissionResult) -> dict:
 
 def test_ungradable_cases_count_against_setup_and_harness_errors_against_nobody(tally, weights):
     spec, _ = tally
-    setup = spec.random_start["rubric"]
+    setup = spec.random_start.rubric
     cases = [
         case("setup-start", setup, PASSED),
         case("prompt", "prompt", PASSED),
@@ -96,7 +96,7 @@ def test_a_failed_build_scores_zero_on_every_counted_item(tally):
 
 def test_an_item_with_no_gradable_case_is_left_out_of_the_total(tally, weights):
     spec, cases = tally
-    setup = spec.random_start["rubric"]
+    setup = spec.random_start.rubric
     results = [case(c.name, c.rubric, UNGRADABLE if c.rubric == "add" else PASSED, points=c.points,
                     charged_to=setup if c.rubric == "add" else None) for c in cases]
     result = scored(spec, results)

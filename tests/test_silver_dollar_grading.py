@@ -14,7 +14,7 @@ from harness.loading import cases as caseload
 from harness.judging import compare
 from harness.grading import submission as grading
 from harness.loading import spec as specs
-from harness.judging.starts import find_start
+from harness.starts.reading import find_start
 from reference import silver_dollar as sd
 
 ROOT = Path(__file__).resolve().parent.parent

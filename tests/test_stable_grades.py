@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 GRADINGS = 5
 # Cases over every item whose runs draw a start on 2 coins, and the 12-coin setup case the law of
 # the starts tops up (a 0-5 generator's 12-coin starts break the rules seven times in ten: the
-# evidence that settles a 2-coin setup case its luck passed; see grading.SETTLE_RUNS).
+# evidence that settles a 2-coin setup case its luck passed; see drawing.SETTLE_RUNS).
 CASES = ["setup-2-coins", "setup-12-coins", "prompt-1-coin", "prompt-2-coins", "board-2-coins",
          "moves-game-2-random", "illegal-player-2", "end-random-2-a", "end-leftmost-2"]
 SAMPLES = ["correct-python", "variant-no-reroll", "variant-strict-coins", "bug-gap-zero-to-five"]

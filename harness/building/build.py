@@ -80,6 +80,7 @@ class Build:
     sandboxed: bool = False
     intake: list[str] = field(default_factory=list)  # what was found, used and how it was built
     diagnosis: str = ""  # the compiler's first error and hints on non-portable code
+    missing_files: bool = False  # not built because required files are missing (not a compiler error)
 
     def command(self, args: list[str]) -> list[str]:
         words = []
@@ -450,6 +451,7 @@ def build(submission: Path, spec: Spec, target_id: str, compiler=None) -> Build:
         lang, choices, missing = choose_language(sub, spec.targets[target_id])
         result.language = lang.name
         if missing:
+            result.missing_files = True
             result.reason = (f"missing file{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
                              f"(a {lang.name} submission for target {target_id} needs {', '.join(lang.files)})")
             return result

@@ -8,7 +8,6 @@ that case's "harness error", never the batch's end.
 """
 import dataclasses
 import importlib
-import math
 import os
 import threading
 import time
@@ -20,36 +19,20 @@ from functools import cache
 from pathlib import Path
 
 from harness.building import build as builder
-from harness.judging import compare
-from harness.loading import config
-from harness.judging import distribution
-from harness.judging import facts
-from harness.running import runner
-from harness.running import sandbox
-from harness.grading import scoring
-from harness.running.budget import SPENT, Budget, Meter, counter
 from harness.building.javac_server import WarmJavac
+from harness.grading import scoring
+from harness.judging import compare, facts
+from harness.loading import config
 from harness.loading.cases import Case
-from harness.running.environment import Workdir, child_env, fork_server, reference_env
-from harness.outcome import End
-from harness.safe_text import cap
-from harness.results import FAILED, HARNESS_ERROR, PASSED, UNGRADABLE, BuildSummary, CaseResult, SubmissionResult
 from harness.loading.spec import Spec
-from harness.judging.starts import (MISSING, RULES, UNPLAYABLE, UNUSABLE, Rerun, StartProblem, StrategyInputs,
-                            expected_from_start, find_start, too_long)
-
-# Draws a case of a random game may take to get a start it can be graded on. A program whose
-# starts are usable at least half the time gets one within 20 draws but for a chance below one
-# in a million; one that rarely draws a usable start has lost its setup item long before.
-START_DRAWS = 20
-# A run that shows no start at all (a crash before the first board) is drawn again too, but a
-# correct program shows its start on every run, so a case whose first runs all show none fails:
-# after SAME_MISSES runs with the very same output (a deterministic crash; a program that
-# crashes on a sixth of its draws does that by chance once in 7,776 cases), or after MISSES
-# whatever they printed (text that differs every run; by chance (1/6)**8 < 1e-6), not START_DRAWS.
-SAME_MISSES = 5
-MISSES = 8
-
+from harness.outcome import End
+from harness.results import FAILED, HARNESS_ERROR, PASSED, BuildSummary, Cause, CaseResult, SubmissionResult, Verdict
+from harness.running import runner, sandbox
+from harness.running.budget import Budget, Meter, counter
+from harness.running.environment import Workdir, child_env, fork_server, reference_env
+from harness.safe_text import cap
+from harness.starts import drawing
+from harness.starts.reading import MISSING, StartProblem
 
 @dataclass
 class Expected:
@@ -67,13 +50,6 @@ def case_limits(spec: Spec, case: Case) -> runner.Limits:
 def run_reference(spec: Spec, case: Case, extra: list[str], inputs, home: str) -> runner.RunResult:
     command = spec.reference_command(case.milestone, case.target, case.args + extra)
     return runner.run(command, env=reference_env(home), cwd=home, inputs=inputs, limits=case_limits(spec, case))
-
-
-def reference_seed_args(spec: Spec, case: Case) -> list[str]:
-    """The case's seed; for a random-start target without one, the spec's fixed seed, so the
-    reference's own draw (and the expected transcript) is the same every time."""
-    random_start = spec.random_start_for(case.target) or {}
-    return spec.seed_args(case.seed if case.seed is not None else random_start.get("seed"))
 
 
 @cache
@@ -99,16 +75,8 @@ def _read_facts(spec: Spec):
 
 
 def make_inputs(spec: Spec, case: Case, home: str):
-    if case.strategy is None:
-        return runner.FixedInputs(case.prefix)
-    reference = spec.reference_command(case.milestone, case.target, case.args)
-    return StrategyInputs(case.prefix, case.strategy, reference, spec.random_start_for(case.target), home,
-                          rewriter(spec.rewrite), _read_facts(spec))
-
-
-def _seeded(spec: Spec, case: Case) -> bool:
-    """The program is handed the case's seed, so it draws the case's own start on every run."""
-    return case.seed is not None and bool(spec.targets[case.target].seed_args)
+    """What is typed into this case's run (its lines, or what its strategy plays from the start drawn)."""
+    return drawing.inputs(spec, case, home, rewriter(spec.rewrite), _read_facts(spec))
 
 
 def _program_args(spec: Spec, case: Case) -> list[str]:
@@ -144,22 +112,17 @@ def _rewritten(spec: Spec, events: list[dict]) -> tuple[list[dict], bool, list[s
     return out, out != events, list(dict.fromkeys(notes))
 
 
-def _expected(spec: Spec, case: Case, run: runner.RunResult, events: list[dict], inputs, home: str):
+def _expected(spec: Spec, case: Case, events: list[dict], inputs, home: str) -> "Expected | StartProblem":
     """The transcript this run must match: the case's own, or the reference's from the program's start."""
-    settings = spec.random_start_for(case.target)
-    own = Expected(case.expected_events, case.expected_end)
-    if not settings or _seeded(spec, case):
-        return own
-    output = "".join(e.get("out", "") for e in events)
-
     def rerun(extra, lines):
         return run_reference(spec, case, extra, runner.FixedInputs(lines), home)
 
-    outcome = expected_from_start(settings, case.expected_events, case.expected_end, output, inputs, rerun,
-                                  _read_facts(spec))
-    if outcome is None or isinstance(outcome, StartProblem):
-        return outcome or own
-    assert isinstance(outcome, Rerun)
+    output = "".join(e.get("out", "") for e in events)
+    outcome = drawing.expected(spec, case, output, inputs, rerun, _read_facts(spec))
+    if outcome is None:
+        return Expected(case.expected_events, case.expected_end)
+    if isinstance(outcome, StartProblem):
+        return outcome
     return Expected(outcome.events, outcome.end,
                     f"the program drew its own start {outcome.start!r}; the expected transcript is the reference's from that start")
 
@@ -201,6 +164,7 @@ def _attempt(spec: Spec, case: Case, build: builder.Build,
         inputs = make_inputs(spec, case, home)
         result.command, run = _run_program(spec, case, build, home, inputs, meter)
         result.actual, result.actual_end, result.detail = run.events, run.end, run.detail
+        result.cause = Cause.BUDGET_SPENT if run.budget_spent else None
         result.notes, result.seconds = list(run.notes), run.seconds
         view = compare.View(spec.policy(case.rubric, case.compare), spec.messages, state_reader(spec))
         try:  # the spec's readers run over the program's output: bounded like the comparison
@@ -216,8 +180,9 @@ def _attempt(spec: Spec, case: Case, build: builder.Build,
                                 "(the spec's rewrite) before it was compared: each turn shows the reading "
                                 "beside the program's lines")
             result.notes += [f"reading the program's output: {note}" for note in read_notes]
-        expected = _expected(spec, case, run, events, inputs, home)
-        result.starts = _drawn(spec, case, events, expected)
+        expected = _expected(spec, case, events, inputs, home)
+        problem = expected if isinstance(expected, StartProblem) else None
+        result.starts = drawing.drawn(spec, case, "".join(e.get("out", "") for e in events), problem, _read_facts(spec))
         if isinstance(expected, StartProblem):
             result.typed = [e["in"] for e in run.events if "in" in e]
             result.reason = expected.reason
@@ -230,20 +195,10 @@ def _attempt(spec: Spec, case: Case, build: builder.Build,
         return _judge(view, result, run, judged, expected), None
 
 
-def _drawn(spec: Spec, case: Case, events: list[dict], expected) -> list[str]:
-    """The start the program drew on this run, for the check of its random setup: none if
-    it was handed its start (a seed), showed none, or showed an unplayable one."""
-    settings = spec.random_start_for(case.target)
-    if not settings or _seeded(spec, case) or isinstance(expected, StartProblem) and expected.kind != RULES:
-        return []
-    start = find_start(settings, "".join(e.get("out", "") for e in events), _read_facts(spec))
-    return [start] if start is not None and too_long(settings, start) is None else []
-
-
 def _out_of_time(case: Case, budget: Budget) -> CaseResult:
     """A case (or the rest of one) the submission's spent budget leaves no time for: the program's."""
     return CaseResult(case.name, case.description, case.rubric, case.points, case.visibility, FAILED,
-                      reason=f"not run: {budget.describe()}")
+                      reason=f"not run: {budget.describe()}", cause=Cause.OUT_OF_TIME)
 
 
 def _metered_attempt(spec: Spec, case: Case, build: builder.Build,
@@ -263,7 +218,7 @@ def _metered_attempt(spec: Spec, case: Case, build: builder.Build,
         result, problem = _attempt(spec, case, build, meter)
     finally:
         budget.spend(time.monotonic() - started - meter.counted)
-    if result.detail.startswith(SPENT):
+    if result.cause == Cause.BUDGET_SPENT:
         if result.reason:
             result.notes.append(f"as judged before the budget was spent: {result.reason}")
         result.status, result.charged_to = FAILED, None
@@ -273,61 +228,12 @@ def _metered_attempt(spec: Spec, case: Case, build: builder.Build,
 
 
 def _run_drawn(spec: Spec, case: Case, build: builder.Build, budget: Budget | None = None) -> CaseResult:
-    """The case run until it draws a start it can be graded on (`_draw`), with every start the
-    program showed on the way, for the check of its random setup."""
+    """The case run until it draws a start it can be graded on (`drawing.draw`), with every
+    start the program showed on the way, for the check of its random setup."""
     drawn: list[str] = []
     broken: list[str] = []
-    result = _draw(spec, case, build, drawn, broken, budget)
+    result = drawing.draw(spec, case, lambda: _metered_attempt(spec, case, build, budget), drawn, broken)
     result.starts, result.against_rules = drawn, broken
-    return result
-
-
-def _draw(spec: Spec, case: Case, build: builder.Build, drawn: list[str], broken: list[str],
-          budget: Budget | None = None) -> CaseResult:
-    """A random game may draw a start that cannot be graded. Another run draws another:
-    an unplayable start (within the rules) never counts; one against the rules is charged to
-    the setup item, except that the setup item's own cases take the first start they get
-    that is not unplayable, since a start against the rules is exactly what they look for."""
-    settings = spec.random_start_for(case.target)
-    draws = START_DRAWS if settings and not _seeded(spec, case) else 1
-    setup = settings.get("rubric") if settings else None
-    seen: dict[str, CaseResult] = {}
-    missed: list[str] = []  # outputs of the runs that showed no start
-    for tried in range(draws):
-        result, problem = _metered_attempt(spec, case, build, budget)
-        drawn += result.starts
-        if problem is None:
-            if tried and result.reason.startswith(("not run:", SPENT)):
-                result.notes.append(f"drawn {tried} times before the time budget was spent, without a start to grade")
-            return result
-        if problem.kind == UNUSABLE:  # the program's output, not a harness fault: charged to its case
-            result.status = FAILED
-            return result
-        if problem.kind == RULES:
-            broken += result.starts
-        seen.setdefault(problem.kind, result)
-        if problem.kind in (RULES, MISSING) and case.rubric == setup:
-            result.status, result.charged_to = FAILED, None  # exactly what the setup item looks for
-            return result
-        if problem.kind == MISSING:
-            missed.append(repr(result.actual))
-            if set(seen) == {MISSING} and (len(missed) >= SAME_MISSES and len(set(missed)) == 1
-                                           or len(missed) >= MISSES):
-                break  # no run of this case showed a start, and a correct program shows one every run
-    if RULES in seen:
-        result = seen[RULES]
-        result.status, result.charged_to = UNGRADABLE, setup
-        result.notes.append(f"no start within the rules in {draws} draws")
-        return result
-    if MISSING in seen:
-        result = seen[MISSING]
-        result.status = FAILED
-        if len(missed) > 1:
-            result.notes.append(f"no start shown in {len(missed)} runs")
-        return result
-    result = seen[UNPLAYABLE]
-    result.status = UNGRADABLE
-    result.notes.append(f"every one of {draws} starts drawn showed no game; not counted")
     return result
 
 
@@ -342,7 +248,7 @@ def run_case(spec: Spec, case: Case, build: builder.Build, budget: Budget | None
         result = _run_drawn(spec, case, build, budget)
         drawn += result.starts
         broken += result.against_rules
-        skipped = result.reason.startswith("not run:")
+        skipped = not result.ran
         result.runs = attempt + (0 if skipped else 1)
         if skipped and attempt:
             result.notes.append(f"its first {attempt} of {case.repeat} runs passed before the time budget was spent")
@@ -367,10 +273,10 @@ def _bounded(result: CaseResult) -> CaseResult:
     return result
 
 
-def harness_error(case: Case, problem: str) -> CaseResult:
+def harness_error(case: Case, problem: str, cause: Cause | None = None) -> CaseResult:
     return CaseResult(case.name, case.description, case.rubric, case.points, case.visibility, HARNESS_ERROR,
                       reason=f"the harness failed on this case (not the program's fault): {problem.strip().splitlines()[-1]}",
-                      notes=[problem])
+                      notes=[problem], cause=cause)
 
 
 @dataclass
@@ -394,17 +300,17 @@ def run_job(job: Job) -> CaseResult:
 
 def _not_run(case: Case, build: builder.Build) -> CaseResult:
     return CaseResult(case.name, case.description, case.rubric, case.points, case.visibility, FAILED,
-                      reason=f"not run: {build.reason}")
+                      reason=f"not run: {build.reason}", cause=Cause.NOT_BUILT)
 
 
-def _status(builds: dict[str, builder.Build], cases: list[CaseResult]) -> str:
-    if any(not b.ok and b.reason.startswith("missing") for b in builds.values()):
-        return "missing-files"
+def _status(builds: dict[str, builder.Build], cases: list[CaseResult]) -> Verdict:
+    if any(not b.ok and b.missing_files for b in builds.values()):
+        return Verdict.MISSING_FILES
     if any(not b.ok for b in builds.values()):
-        return "build-failed"
+        return Verdict.BUILD_FAILED
     if any(c.status == HARNESS_ERROR for c in cases):
-        return "harness-error"
-    return "graded"
+        return Verdict.HARNESS_ERROR
+    return Verdict.GRADED
 
 
 def summary(build: builder.Build) -> BuildSummary:
@@ -472,10 +378,11 @@ class Grader:
             try:
                 results.append(future.result())
             except BrokenProcessPool:
-                results.append(harness_error(job.case, "a worker process died while running this case"))
+                results.append(harness_error(job.case, "a worker process died while running this case",
+                                             Cause.WORKER_DIED))
             except Exception:
                 results.append(harness_error(job.case, traceback.format_exc()))
-        if any(r.status == HARNESS_ERROR and "worker process died" in r.reason for r in results):
+        if any(r.cause == Cause.WORKER_DIED for r in results):
             self._workers(broken=self._pool)  # a fresh pool for the submissions that follow
         return results
 
@@ -495,8 +402,9 @@ class Grader:
                 jobs = [Job(spec, case, builds[case.target], budget) for case in cases if builds[case.target].ok]
                 ran = iter(self.run_cases(jobs))
                 results = [next(ran) if builds[c.target].ok else _not_run(c, builds[c.target]) for c in cases]
-                results += self._setup_checks(spec, cases, results, builds, budget)
-                results = self._settle(spec, cases, results, builds, budget)
+                results = drawing.complete(
+                    spec, cases, results, lambda target: builds[target].ok,
+                    lambda more: self.run_cases([Job(spec, case, builds[case.target], budget) for case in more]), budget)
         finally:
             for build in made.values():
                 try:
@@ -509,75 +417,6 @@ class Grader:
             milestone=milestone, sandbox=sandbox_mode(builds), status=_status(builds, results),
             builds={t: summary(b) for t, b in builds.items()}, cases=results, items=items, earned=earned,
             possible=possible)
-
-
-    def _settle(self, spec: Spec, cases: list[Case], results: list[CaseResult],
-                builds: dict[str, builder.Build], budget: Budget | None = None) -> list[CaseResult]:
-        """A setup case that passed, from a program seen drawing a start the rules forbid, may
-        have passed by luck: it runs again, SETTLE_RUNS more times in all, until a run fails.
-        A correct program never draws such a start, so it never pays for these runs."""
-        setup = (spec.random_start or {}).get("rubric")
-        broken = [start for result in results for start in result.against_rules]
-        if not setup or not broken:
-            return results
-        settled = list(results)
-        for index, (case, result) in enumerate(zip(cases, results)):
-            if (case.rubric != setup or not result.passed or not spec.random_start_for(case.target)
-                    or _seeded(spec, case) or not builds[case.target].ok):
-                continue
-            batch = max(1, case.repeat)
-            again = dataclasses.replace(case, repeat=batch)
-            reruns = self.run_cases([Job(spec, again, builds[case.target], budget)] * math.ceil(SETTLE_RUNS / batch))
-            failed = next((r for r in reruns if not r.passed), None)
-            chosen = failed or reruns[-1]
-            chosen.runs = result.runs + sum(r.runs for r in reruns)
-            chosen.starts = result.starts + [s for r in reruns for s in r.starts]
-            chosen.against_rules = result.against_rules + [s for r in reruns for s in r.against_rules]
-            chosen.notes.append(
-                f"the program drew a start the rules forbid on other runs ({broken[0]!r}), so this case, "
-                f"passed on its first {result.runs} run(s), ran {chosen.runs - result.runs} more times to settle "
-                + ("its verdict: this run failed" if failed else "its verdict: every run passed"))
-            settled[index] = chosen
-        return settled
-
-    def _setup_checks(self, spec: Spec, cases: list[Case], results: list[CaseResult],
-                      builds: dict[str, builder.Build], budget: Budget | None = None) -> list[CaseResult]:
-        """The check of the random setup, for a target whose spec declares the law of its starts
-        and whose named case is graded: the starts its runs drew, topped up with runs of that case.
-        A check left without enough starts because the submission spent its time budget fails
-        (not gradable would let a slow program keep the points)."""
-        rule = distribution.law(spec.random_start)
-        if rule is None:
-            return []
-        named = next((c for c in cases if c.name == rule.case), None)
-        if named is None or not builds[named.target].ok:
-            return []
-        starts = [s for c, r in zip(cases, results) if c.target == named.target for s in r.starts]
-        broken: list[str] = []  # starts of the top-up runs the rules forbid (the cases keep their own)
-        for _ in range(TOP_UP_ROUNDS):
-            more = min(rule.least, distribution.runs_to_add(rule, starts))
-            if not more or budget is not None and budget.left() <= 0:
-                break
-            again = dataclasses.replace(named, repeat=1)
-            topped = self.run_cases([Job(spec, again, builds[named.target], budget)] * more)
-            starts += [s for r in topped for s in r.starts]
-            broken += [s for r in topped for s in r.against_rules]
-        verdict = distribution.check(rule, starts)
-        check = distribution.check_result(rule, verdict, "The random setup is drawn as the handout says")
-        if check.status == UNGRADABLE and budget is not None and budget.left() <= 0:
-            check.status, check.reason = FAILED, f"not run in full: {budget.describe()}; {check.reason}"
-        check.against_rules = broken
-        return [check]
-
-
-# Runs a passing setup case takes in all, once the program has drawn a start the rules forbid:
-# a program that breaks the rules on one draw in six or more (a die's face) then passes them all
-# by a chance below one in a million ((5/6)**76 < 1e-6), so its grade does not hang on its luck.
-SETTLE_RUNS = 76
-
-# Rounds of extra runs of the law's case a check may take to collect its sample (a program that
-# shows a start on fewer runs than expected, or repeats its starts, may need a second).
-TOP_UP_ROUNDS = 3
 
 
 def _build(submission: Path, spec: Spec, target: str, compiler: WarmJavac | None = None) -> builder.Build:

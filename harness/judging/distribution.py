@@ -14,22 +14,11 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 
+from harness.loading.random_start import Law
 from harness.results import FAILED, PASSED, UNGRADABLE, CaseResult
 
 FALSE_ALARM = 1e-6  # the chance that a correct program fails the check
 CHECK_NAME = "start-distribution"
-
-
-@dataclass(frozen=True)
-class Law:
-    """What the spec says a program's starts must look like."""
-    probabilities: dict[str, float]  # every value a start may show, and its probability
-    values: str | None  # "module:function": a start -> the values it shows (default: the start itself)
-    least: int  # values to collect before judging
-    case: str  # the case run again when the grading's own runs drew too few
-    distinct: bool  # count each distinct start once (a clock-seeded program repeats its starts)
-    points: float
-    rubric: str | None
 
 
 @dataclass
@@ -41,18 +30,6 @@ class Verdict:
     outside: dict[str, int]
     worst: tuple[str, float] | None  # the value whose count is least likely, and that chance
     reason: str
-
-
-def law(settings: dict | None) -> Law | None:
-    """The spec's law of a start's values, if it declares one."""
-    declared = (settings or {}).get("distribution")
-    if not declared:
-        return None
-    weights = {str(value): float(weight) for value, weight in declared["expect"].items()}
-    total = sum(weights.values())
-    return Law({value: weight / total for value, weight in weights.items()}, declared.get("values"),
-               int(declared["least"]), declared["case"], bool(declared.get("distinct", False)),
-               float(declared.get("points", 1)), declared.get("rubric", settings.get("rubric")))
 
 
 def reader(name: str | None):

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness.loading import policy as policies
+from harness.loading import random_start as random_starts
 from harness.loading import paths
 from harness.loading import schema
 from harness.loading import yamlfile
@@ -65,7 +66,7 @@ class Spec:
     rubric: list[RubricItem]
     compare: dict
     limits: dict
-    random_start: dict | None
+    random_start: random_starts.RandomStart | None
     document: yamlfile.Document | None = field(repr=False)
     seed_option: str | None = None
     rewrite: str | None = None  # "module:function" reading the handout's alternative renderings as the reference's
@@ -84,9 +85,9 @@ class Spec:
             command += [str(a) for a in self.milestones[milestone].get("reference_args", [])]
         return command + self.targets[target].reference_args + [str(a) for a in extra]
 
-    def random_start_for(self, target: str) -> dict | None:
+    def random_start_for(self, target: str) -> random_starts.RandomStart | None:
         """The random-start settings if this target's programs draw their own start."""
-        if self.random_start and target in self.random_start.get("targets", list(self.targets)):
+        if self.random_start is not None and self.random_start.applies_to(target):
             return self.random_start
         return None
 
@@ -150,7 +151,7 @@ def load(game: str, root: Path | None = None) -> Spec:
     budget = float(limits.pop("submission_seconds", SUBMISSION_SECONDS))  # the submission's, not a run's
     spec = Spec(game, path.parent, data["title"], data.get("handout"), data["reference"], milestones, targets,
                 rubric, policies.policy("default", data.get("defaults", {}).get("compare")),
-                limits, data.get("random_start"), doc,
+                limits, random_starts.parse(data.get("random_start")), doc,
                 data.get("seed_option"), data.get("rewrite"), messages, data.get("state"), budget)
     _check_references(spec)
     return spec
@@ -261,27 +262,6 @@ def _check_function(doc: yamlfile.Document, keys: list, name: str) -> None:
         raise InputError(f"{'.'.join(map(str, keys))}: {name} is not a function", doc.path, doc.line_of(keys))
 
 
-def _check_distribution(spec: Spec) -> None:
-    """The law of a start's values: a reader that exists, a case that exists, a setup item to charge."""
-    doc, law = spec.document, spec.random_start.get("distribution")
-    if not law:
-        return
-    keys = ["random_start", "distribution"]
-    if law.get("values"):
-        _check_function(doc, [*keys, "values"], law["values"])
-    item = law.get("rubric", spec.random_start.get("rubric"))
-    if item is None:
-        raise InputError("random_start.distribution needs a rubric (its own or random_start.rubric): the item its "
-                         "check counts in", doc.path, doc.line_of(keys))
-    if item not in [i.id for i in spec.rubric]:
-        raise InputError(f"random_start.distribution.rubric names {item!r}, which is not a rubric id",
-                         doc.path, doc.line_of([*keys, "rubric"]))
-    if not (paths.cases_dir(spec.folder, spec.game) / f"{law['case']}.yaml").is_file():
-        raise InputError(f"random_start.distribution.case names {law['case']!r}, which is not a case of {spec.game} "
-                         f"(no cases/{spec.game}/{law['case']}.yaml); name the case whose runs draw starts",
-                         doc.path, doc.line_of([*keys, "case"]))
-
-
 def _check_references(spec: Spec) -> None:
     doc = spec.document
     ids = [item.id for item in spec.rubric]
@@ -298,21 +278,11 @@ def _check_references(spec: Spec) -> None:
             raise InputError(f"rubric item {item.id!r} names milestone {item.milestone!r}, which is not under milestones:",
                              doc.path, doc.line_of(["rubric", index, "milestone"]))
     _check_template(doc, ["reference"], spec.reference, {"python", "spec"})
-    if spec.random_start:
-        if "capture" in spec.random_start:
-            _check_regex(doc, ["random_start", "capture"], spec.random_start["capture"])
-        if spec.random_start.get("fact") and not spec.state:
-            raise InputError("random_start.fact reads the start through the spec's state reader; add "
-                             "`state: {read: module:function}` or give random_start.capture instead",
-                             doc.path, doc.line_of(["random_start", "fact"]))
-        for index, target in enumerate(spec.random_start.get("targets", [])):
-            if target not in spec.targets:
-                raise InputError(f"random_start.targets names {target!r}, which is not a target",
-                                 doc.path, doc.line_of(["random_start", "targets", index]))
-        if spec.random_start.get("rubric") and spec.random_start["rubric"] not in ids:
-            raise InputError(f"random_start.rubric names {spec.random_start['rubric']!r}, which is not a rubric id",
-                             doc.path, doc.line_of(["random_start", "rubric"]))
-        _check_distribution(spec)
+    if spec.random_start is not None:
+        random_starts.check(doc, spec.random_start, random_starts.Context(
+            spec.game, ids, list(spec.targets), bool(spec.state),
+            lambda case: (paths.cases_dir(spec.folder, spec.game) / f"{case}.yaml").is_file(),
+            lambda keys, pattern: _check_regex(doc, keys, pattern), lambda keys, name: _check_function(doc, keys, name)))
     for tid, target in spec.targets.items():
         for lang in target.languages.values():
             _check_language(doc, ["targets", tid, "languages", lang.name], lang)

@@ -6,6 +6,8 @@ It is loaded in every pytest run once the project is installed (entry point `pyt
 without --game it does nothing and imports nothing of the harness (harness.plugin.session is
 imported only when a game is asked for).
 """
+from pathlib import Path
+
 import pytest
 
 OPTIONS = ("submission", "public_only", "no_sandbox")
@@ -24,6 +26,24 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 _RUN = pytest.StashKey["GameRun"]()
+_SHARED = "game_harness_shared"  # the key of the workers' shared folder in xdist's workerinput
+
+
+class _Controller:
+    """Under pytest-xdist, the controller makes one private folder the workers share, so the
+    submission is graded once (by the first worker to need it) and removed when pytest ends."""
+
+    def __init__(self, config: pytest.Config):
+        self.config = config
+        self.folder = None
+
+    def pytest_configure_node(self, node) -> None:
+        if self.folder is None:
+            from harness.plugin import session as pytest_session
+            holder = pytest_session.shared_folder()
+            self.folder = holder.__enter__()
+            self.config.add_cleanup(lambda: holder.__exit__(None, None, None))
+        node.workerinput[_SHARED] = str(self.folder)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -45,6 +65,11 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(str(problem)) from None
     config.stash[_RUN] = run
     config.add_cleanup(run.close)
+    shared = getattr(config, "workerinput", {}).get(_SHARED)
+    if shared:  # a pytest-xdist worker: one worker grades, the others read its result
+        run.shared = Path(shared)
+    elif config.pluginmanager.hasplugin("xdist"):
+        config.pluginmanager.register(_Controller(config), "game-harness-xdist")
     explicit = config.args_source == pytest.Config.ArgsSource.ARGS
     config.args = pytest_session.collection_args(run.folder, config.args, explicit, config.invocation_params.dir)
 
@@ -65,12 +90,29 @@ def pytest_collect_file(file_path, parent: pytest.Collector):
     return CaseFile.from_parent(parent, path=file_path, nodeid=None if inside else run.node_path(file_path))
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """The cases of the items pytest kept are the ones the submission is graded on."""
+    run = session.config.stash.get(_RUN, None)
+    if run is not None:
+        run.select([item.case for item in session.items if isinstance(item, CaseItem) and item.case is not None],
+                   any(isinstance(item, LawItem) for item in session.items))
+
+
 class CaseFile(pytest.File):
-    """One case file: one item, named after the case."""
+    """One case file: one item, named after the case (and, in the file of the case the spec's
+    law of random starts names, the check of that law, as `harness grade` reports it)."""
 
     def collect(self):
-        case = self.config.stash[_RUN].cases[self.path.resolve()]
+        run = self.config.stash[_RUN]
+        case = run.cases[self.path.resolve()]
         yield CaseItem.from_parent(self, name=case.name, case=case)
+        if case.name == run.law_case:
+            yield LawItem.from_parent(self, name=_law_check_name(), rubric=run.spec.random_start.law.rubric)
+
+
+def _law_check_name() -> str:
+    from harness.judging.distribution import CHECK_NAME
+    return CHECK_NAME
 
 
 class CaseFailed(Exception):
@@ -82,8 +124,9 @@ class HarnessFailed(Exception):
 
 
 class CaseItem(pytest.Item):
-    """A case: run while the item is set up (so a harness failure is pytest's error, not a
-    failure of the program), judged when it is called."""
+    """A case: its verdict taken while the item is set up (the first item's set-up grades the
+    submission, so a harness failure is pytest's error, not a failure of the program),
+    reported when it is called."""
 
     def __init__(self, *, case, **kwargs):
         super().__init__(**kwargs)
@@ -94,7 +137,7 @@ class CaseItem(pytest.Item):
         self.user_properties += [("rubric", case.rubric), ("points", case.points), ("visibility", case.visibility)]
 
     def setup(self) -> None:
-        self.verdict = self.config.stash[_RUN].run(self.case)
+        self.verdict = self.config.stash[_RUN].verdict(self.name)
         if self.verdict.status == "harness-error":
             raise HarnessFailed(self.verdict.text)
 
@@ -109,3 +152,19 @@ class CaseItem(pytest.Item):
 
     def reportinfo(self):
         return self.path, None, f"{self.case.name} [{self.case.rubric}]"
+
+
+class LawItem(CaseItem):
+    """The check that the starts a program drew follow the spec's law (`harness grade`'s
+    start-distribution line), judged on the same grading as the cases."""
+
+    def __init__(self, *, rubric: str | None, **kwargs):
+        pytest.Item.__init__(self, **kwargs)
+        self.case = None
+        self.verdict = None
+        self.extra_keyword_matches.update({rubric or "", "public"})
+        self.user_properties += [("rubric", rubric), ("visibility", "public")]
+        self.rubric = rubric
+
+    def reportinfo(self):
+        return self.path, None, f"{self.name} [{self.rubric}]"

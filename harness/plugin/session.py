@@ -1,33 +1,37 @@
 """What one pytest run over a game's cases holds, and what it says about a case.
 
 The spec and the cases are loaded and checked before collection, so a malformed one stops
-the run with its file and line, as every harness command does. The submission is built at
-most once per process, when the first case that needs a target runs (under pytest-xdist each
-worker builds its own; the build cache makes the second one a copy), and removed when pytest
-ends. A case runs exactly as `harness run` runs it: `grading.run_job` in this process, its runs
-counted against the submission's time budget (one per pytest process, made with the first case).
+the run with its file and line, as every harness command does. The submission is graded
+once, by `Grader.grade` as `harness grade` grades it (builds, the draws of random starts, the
+law of the starts, the settling of setup cases, the time budget), over the cases pytest
+selected, when the first item runs; each item then reports its case's verdict, so the plugin
+and `harness grade` give the same verdicts. Under pytest-xdist the first worker to get a lock
+in a folder the controller made grades, and the others read its result.
 """
+import contextlib
+import fcntl
 import io
+import json
 import os
+import shutil
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
 
 from harness.building import build as builder
-from harness.loading import cases as caseload
-from harness.loading import config
-from harness.grading import submission as grading
-from harness.loading import paths
-from harness.running import runner
-from harness.running import sandbox
-from harness.loading import spec as specs
-from harness.running.budget import Budget
-from harness.loading.cases import Case
 from harness.errors import InputError
-from harness.reporting import terminal
-from harness.results import FAILED, HARNESS_ERROR, MARKS, PASSED, CaseResult
-from harness.safe_text import cap, visible
+from harness.grading import submission as grading
+from harness.loading import cases as caseload
+from harness.loading import config, paths
+from harness.loading import spec as specs
+from harness.loading.cases import Case
 from harness.loading.spec import Spec
+from harness.reporting import terminal
+from harness.judging.distribution import CHECK_NAME
+from harness.results import FAILED, HARNESS_ERROR, MARKS, PASSED, BuildSummary, Cause, CaseResult, SubmissionResult
+from harness.running import sandbox
+from harness.safe_text import cap, visible
 
 TEXT_CHARS = 3000  # of a reason, a note or a compiler's error in a failure's text
 
@@ -46,49 +50,84 @@ class GameRun:
     milestone: str | None
     cases: dict[Path, Case]  # by resolved file path, in the order the harness loads them
     submission: Path
-    builds: dict[str, builder.Build] = field(default_factory=dict)
-    made: list[builder.Build] = field(default_factory=list)  # the builds this run must remove
-    adopted: bool = False  # this process adopts a program's orphans (as `harness run` does)
-    budget: Budget | None = None  # the submission's time budget in this process, made with its first case
+    builds: dict[str, builder.Build] | None = None  # given for a ready program; else Grader.grade builds
+    selected: list[Case] = field(default_factory=list)  # the cases pytest will run, once collected
+    shared: Path | None = None  # under pytest-xdist: the folder where one worker leaves the grading
+    graded: SubmissionResult | None = None
 
     @property
     def folder(self) -> Path:
         """The game's case folder: what pytest collects."""
         return paths.cases_dir(self.spec.folder, self.spec.game).resolve()
 
+    @property
+    def law_case(self) -> str | None:
+        """The case whose file also holds the check of the law of the starts, if the spec has one."""
+        law = self.spec.random_start.law if self.spec.random_start else None
+        return law.case if law else None
+
     def node_path(self, path: Path) -> str:
         """A case file's node id where pytest's rootdir does not hold it: as the project names
         it (cases/GAME/NAME.yaml), the same from whatever folder pytest runs."""
         return path.resolve().relative_to(paths.root_of(self.spec.folder).resolve()).as_posix()
 
-    def build_for(self, target: str) -> builder.Build:
-        if target not in self.builds:
-            built = grading._build(self.submission, self.spec, target)
-            self.builds[target] = built
-            self.made.append(built)
-        return self.builds[target]
+    def select(self, cases: list[Case], law_selected: bool) -> None:
+        """The cases of the items pytest kept (-k, --lf, paths); the law's case joins them when
+        its check is selected, since the check is made from that case's runs."""
+        names = {case.name for case in cases}
+        if law_selected and self.law_case not in names:
+            names.add(self.law_case)
+        self.selected = [case for case in self.cases.values() if case.name in names]
 
-    def run(self, case: Case) -> Verdict:
-        build = self.build_for(case.target)
-        if not build.ok:
-            return Verdict(FAILED, build_failure_text(build))
-        if not self.adopted:
-            runner.become_subreaper()  # escaped descendants come back to this process and are killed
-            self.adopted = True
-        if self.budget is None:
-            self.budget = Budget.create(self.spec.submission_seconds)
-        result = grading.run_job(grading.Job(self.spec, case, build, self.budget))
+    def result(self) -> SubmissionResult:
+        """The submission graded once over the selected cases (under xdist: by one worker)."""
+        if self.graded is None:
+            self.graded = self._shared_grading() if self.shared is not None else self._grade()
+        return self.graded
+
+    def _grade(self) -> SubmissionResult:
+        with grading.Grader() as grader:
+            return grader.grade(self.spec, self.milestone, self.selected, self.submission, self.builds)
+
+    def _shared_grading(self) -> SubmissionResult:
+        stored = self.shared / "result.json"
+        with open(self.shared / "lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # the others wait here while the first grades
+            if not stored.exists():
+                partial = stored.with_name("result.json.partial")
+                partial.write_text(json.dumps(self._grade().to_json()), encoding="utf-8")
+                os.replace(partial, stored)
+        return SubmissionResult.from_json(json.loads(stored.read_text(encoding="utf-8")))
+
+    def verdict(self, name: str) -> "Verdict":
+        """A case's (or the law check's) verdict from the one grading."""
+        graded = self.result()
+        result = next((case for case in graded.cases if case.name == name), None)
+        target = self.law_target() if name == CHECK_NAME else next(
+            case.target for case in self.cases.values() if case.name == name)
+        build = graded.builds.get(target)
+        if build is not None and not build.ok and (result is None or result.cause == Cause.NOT_BUILT):
+            return Verdict(FAILED, build_failure_text(build), result)
+        if result is None:
+            return Verdict(HARNESS_ERROR, f"the grading made no result for {name} (not the program's fault)")
         return Verdict(result.status if result.status in (PASSED, HARNESS_ERROR) else FAILED,
                        "" if result.passed else failure_text(result), result)
 
+    def law_target(self) -> str:
+        return next(case.target for case in self.cases.values() if case.name == self.law_case)
+
     def close(self) -> None:
-        if self.budget is not None:
-            self.budget.remove()
-        while self.made:
-            try:
-                builder.cleanup(self.made.pop())
-            except OSError:
-                pass  # a folder the program made undeletable must not fail the run
+        """Nothing to remove: Grader.grade removes the builds it made."""
+
+
+@contextlib.contextmanager
+def shared_folder():
+    """A private folder for the workers of one xdist run, removed when the run ends."""
+    folder = Path(tempfile.mkdtemp(prefix="harness-pytest-"))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def open_run(game: str, submission: str, public_only: bool = False, allow_unconfined: bool = False) -> GameRun:
@@ -100,7 +139,7 @@ def open_run(game: str, submission: str, public_only: bool = False, allow_unconf
         raise InputError(f"--submission: no such file or folder: {submission}")
     path = path.resolve()
     found = caseload.load_all(spec, milestone, public_only=public_only)
-    builds = {}
+    builds = None
     if path.is_file() and os.access(path, os.X_OK) and not path.suffix:
         # a ready program stands for the first target and runs as it is (as in `harness run`)
         target = next(iter(spec.targets))
@@ -145,7 +184,7 @@ def failure_text(result: CaseResult) -> str:
     return "\n".join(lines) + turn.getvalue()
 
 
-def build_failure_text(build: builder.Build) -> str:
+def build_failure_text(build: BuildSummary) -> str:
     """Why no case of this target could run: the build's reason and the compiler's first error."""
     language = f" ({build.language})" if build.language else ""
     lines = [f"not run: the submission's build of {build.target}{language} failed: {_safe(build.reason)}"]

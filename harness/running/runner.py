@@ -67,6 +67,7 @@ class RunResult:
     detail: str = ""  # why the run ended, for a person
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
+    budget_spent: bool = False  # stopped because the submission's time budget ran out
 
     def output(self) -> str:
         return "".join(e.get("out", "") for e in self.events)
@@ -244,10 +245,10 @@ class _Session:
             self.so_far.append(text)
         self.pending.clear()
 
-    def _finish(self, end: End, detail: str = "") -> RunResult:
+    def _finish(self, end: End, detail: str = "", budget_spent: bool = False) -> RunResult:
         self._flush_turn()
         self._report(time.monotonic())
-        return RunResult(self.events, end, detail, time.monotonic() - self.started, self.notes)
+        return RunResult(self.events, end, detail, time.monotonic() - self.started, self.notes, budget_spent)
 
     def _read(self) -> bool:
         """Take what the program printed; False at end of output."""
@@ -279,9 +280,10 @@ class _Session:
         while True:
             now = time.monotonic()
             if now - self.started > self.run_limit:
-                return self._finish(End("timeout"), self._over_time())
+                return self._finish(End("timeout"), self._over_time(), self.by_budget)
             if now - self.metered >= METER_SECONDS and not self._report(now):
-                return self._finish(End("timeout"), f"{BUDGET_SPENT}: this run was stopped after {now - self.started:.1f} s")
+                return self._finish(End("timeout"), f"{BUDGET_SPENT}: this run was stopped after {now - self.started:.1f} s",
+                                    budget_spent=True)
             if now - turn_started > limits.turn_seconds:
                 where = f"after input {self.typed}" if self.typed else "before the first input"
                 return self._finish(End("timeout"), f"no wait for input and no exit within {limits.turn_seconds:g} s {where}")
@@ -323,7 +325,7 @@ class _Session:
             if self.total > self.limits.output_bytes:
                 return self._finish(End("output-limit"), f"printed more than {self.limits.output_bytes:,} bytes")
             if time.monotonic() - self.started > self.run_limit:
-                return self._finish(End("timeout"), self._over_time())
+                return self._finish(End("timeout"), self._over_time(), self.by_budget)
         if self.child.isalive():
             remaining = self.run_limit - (time.monotonic() - self.started)
             try:

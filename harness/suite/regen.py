@@ -7,7 +7,8 @@ from harness.loading import yamlfile
 from harness.loading.cases import Case
 from harness.running.environment import Workdir, fork_server
 from harness.errors import InputError
-from harness.grading.submission import make_inputs, reference_seed_args, run_reference
+from harness.grading.submission import make_inputs, run_reference
+from harness.starts.drawing import reference_seed_args
 from harness.outcome import End
 from harness.loading.spec import Spec
 

@@ -127,7 +127,7 @@ def unlisted(spec: Spec, expectations: list[Expectation]) -> list[str]:
 
 def _checks(spec: Spec) -> set[str]:
     """The names of the grading's own checks (of the random setup's law), which an entry may list."""
-    return {distribution.CHECK_NAME} if distribution.law(spec.random_start) else set()
+    return {distribution.CHECK_NAME} if (spec.random_start.law if spec.random_start else None) else set()
 
 
 def cases_for(expectation: Expectation, found: list[Case]) -> list[Case]:

@@ -15,31 +15,33 @@ long, or the reference fails on it) is the program's: its case fails with the re
 so what the harness cannot judge never raises a grade.
 """
 import contextlib
-import json
 import os
-import subprocess
 import tempfile
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import cache
 
 import re2
 
-from harness.running.environment import reference_env
+from harness.loading.random_start import RandomStart
 
-MISSING, RULES, UNPLAYABLE, UNUSABLE = "missing", "rules", "unplayable", "unusable"
-PLAN_SECONDS = 30
-# A reference's exit for a `--plan` it cannot read (reference/options.py): the case's strategy is
-# wrong, which no program's output can cause now that the start travels in a file.
-BAD_PLAN = 2
-# The longest start read (a spec may say `max_chars`): a start is a position a person reads at
-# a glance, a few hundred characters; a longer "start" is not one a person would read as a game's.
-START_CHARS = 4096
+
+
+class Kind(StrEnum):
+    """Why a run's start cannot be graded."""
+    MISSING = "missing"  # no start in the output: the case fails
+    RULES = "rules"  # against the rules: charged to the setup item
+    UNPLAYABLE = "unplayable"  # within the rules, shows no game: drawn again, never charged
+    UNUSABLE = "unusable"  # the reference cannot be run from it: the case fails
+
+
+MISSING, RULES, UNPLAYABLE, UNUSABLE = Kind.MISSING, Kind.RULES, Kind.UNPLAYABLE, Kind.UNUSABLE
 
 
 @dataclass
 class StartProblem:
     """Why a run cannot be compared: no start in its output, one against the rules, or one that shows no game."""
-    kind: str  # MISSING | RULES | UNPLAYABLE
+    kind: Kind
     reason: str
 
 
@@ -58,21 +60,23 @@ def _capture(pattern: str):
     return re2.compile(f"(?m){pattern}", options)
 
 
-def find_start(settings: dict, output: str, reader=None) -> str | None:
+def find_start(settings: RandomStart, output: str, reader=None) -> str | None:
     """The start a program's output shows: the first fact of the spec's `fact` kind read by its
     state reader, or else the first match of `capture` (its group 1, if it has one); linear in
     the output either way."""
-    if settings.get("fact") and reader is not None:
-        return next((value for kind, value in reader(output) if kind == settings["fact"]), None)
-    match = _capture(settings["capture"]).search(output)
+    if settings.fact and reader is not None:
+        return next((value for kind, value in reader(output) if kind == settings.fact), None)
+    if settings.capture is None:
+        return None
+    match = _capture(settings.capture).search(output)
     if match is None:
         return None
-    return match.group(1) if _capture(settings["capture"]).groups else match.group(0)
+    return match.group(1) if _capture(settings.capture).groups else match.group(0)
 
 
-def too_long(settings: dict, start: str) -> StartProblem | None:
+def too_long(settings: RandomStart, start: str) -> StartProblem | None:
     """A start longer than the spec allows is not one the reference is asked to play."""
-    limit = settings.get("max_chars", START_CHARS)
+    limit = settings.max_chars
     if len(start) <= limit:
         return None
     return StartProblem(UNUSABLE, f"the program's start is {len(start):,} characters long ({start[:60]!r}…); "
@@ -93,62 +97,13 @@ def start_file(start: str):
             os.unlink(path)
 
 
-def _judged(settings: dict, status: int, last_line: str, start: str) -> StartProblem | None:
-    if status == settings["rejected_exit"]:
+def judged(settings: RandomStart, status: int, last_line: str, start: str) -> StartProblem | None:
+    """What the reference's exit status says of a start: against the rules, unplayable, or fine (None)."""
+    if status == settings.rejected_exit:
         return StartProblem(RULES, f"the program's start {start!r} breaks the rules: {last_line}")
-    if status == settings["unplayable_exit"]:
+    if status == settings.unplayable_exit:
         return StartProblem(UNPLAYABLE, f"the program's start {start!r} shows no game: {last_line}")
     return None
-
-
-def plan(reference: list[str], settings: dict, start: str, strategy: dict, home: str) -> list[str] | StartProblem:
-    """The lines the strategy types from this start, as the reference plans them."""
-    problem = too_long(settings, start)
-    if problem is not None:
-        return problem
-    options = {k: v for k, v in strategy.items() if k != "prefix"}
-    with start_file(start) as path:
-        done = subprocess.run([*reference, settings["option"], path, settings["plan_option"], json.dumps(options)],
-                              env=reference_env(home), cwd=home, stdin=subprocess.DEVNULL, capture_output=True,
-                              text=True, errors="replace", timeout=PLAN_SECONDS)
-    if done.returncode != 0:
-        last = (done.stdout.strip().splitlines() or done.stderr.strip().splitlines() or ["no reason given"])[-1]
-        if done.returncode == BAD_PLAN:  # the case's strategy, not the start: the harness's (or the case's) fault
-            raise RuntimeError(f"the reference could not plan from {start[:200]!r} (exit {done.returncode}): {last}")
-        return _judged(settings, done.returncode, last, start) or StartProblem(
-            UNUSABLE, f"the reference could not plan a game from the program's start {start[:200]!r} "
-                      f"(exit {done.returncode}: {last[:200]}); the case cannot be graded and fails")
-    return done.stdout.splitlines()
-
-
-class StrategyInputs:
-    """A fixed prefix, then the lines a strategy plays from the start the program printed."""
-
-    def __init__(self, prefix, strategy: dict, reference: list[str], settings: dict, home: str, rewrite=None,
-                 reader=None):
-        self.lines = [str(x) for x in prefix]
-        self.strategy, self.reference, self.settings, self.home = strategy, reference, settings, home
-        self.rewrite = rewrite or (lambda text: text)
-        self.reader = reader
-        self.problem: StartProblem | None = None
-        self._planned = False
-        self._next = 0
-
-    def next_line(self, output_so_far: str) -> str | None:
-        if self._next >= len(self.lines) and not self._planned:
-            self._planned = True
-            start = find_start(self.settings, self.rewrite(output_so_far), self.reader)
-            if start is None:
-                return None  # judged after the run: no start in the output
-            planned = plan(self.reference, self.settings, start, self.strategy, self.home)
-            if isinstance(planned, StartProblem):
-                self.problem = planned
-                return None
-            self.lines += planned
-        if self._next >= len(self.lines):
-            return None
-        self._next += 1
-        return self.lines[self._next - 1]
 
 
 def _first_lines(output: str, count: int = 5) -> str:
@@ -156,13 +111,13 @@ def _first_lines(output: str, count: int = 5) -> str:
     return " | ".join(line[:120] for line in lines) or "(nothing)"
 
 
-def _looked_for(settings: dict) -> str:
-    if settings.get("fact"):
-        return f"a {settings['fact']} as the game's state reader reads one"
-    return f"a line matching {settings['capture']!r}"
+def _looked_for(settings: RandomStart) -> str:
+    if settings.fact:
+        return f"a {settings.fact} as the game's state reader reads one"
+    return f"a line matching {settings.capture!r}"
 
 
-def expected_from_start(settings: dict, expected_events: list[dict], own_end, output: str, inputs, rerun,
+def expected_from_start(settings: RandomStart, expected_events: list[dict], own_end, output: str, inputs, rerun,
                         reader=None):
     """None when the program's start is the case's own; else a Rerun from the reference re-run
     from the program's start (`rerun(extra_args, lines)`), or a StartProblem. A start the
@@ -175,16 +130,16 @@ def expected_from_start(settings: dict, expected_events: list[dict], own_end, ou
     problem = too_long(settings, actual)
     if problem is not None:
         return problem
-    if isinstance(inputs, StrategyInputs):
-        if inputs.problem:
+    if getattr(inputs, "plans_from_start", False):  # a strategy's inputs: planned from this very start
+        if inputs.problem is not None:
             return inputs.problem
     elif actual == find_start(settings, "".join(e.get("out", "") for e in expected_events), reader):
         return None
     with start_file(actual) as path:
-        again = rerun([settings["option"], path], inputs.lines)
+        again = rerun([settings.option, path], inputs.lines)
     if again.end.kind == "exit" and again.end.status != 0 or again.end.kind == "signal" or again.end.stopped:
         last = (again.output().strip().splitlines() or ["no reason given"])[-1]
-        problem = _judged(settings, again.end.status, last, actual) if again.end.kind == "exit" else None
+        problem = judged(settings, again.end.status, last, actual) if again.end.kind == "exit" else None
         if problem is not None:
             return problem
         if again.end != own_end:
