@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from harness.building import build as builder  # noqa: E402
 from harness.loading import cases as caseload  # noqa: E402
-from harness.judging import distribution
+from harness.starts import law as distribution
 from harness.grading import submission as grading
 from harness.loading import spec as specs  # noqa: E402
 

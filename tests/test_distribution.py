@@ -15,7 +15,7 @@ import yaml
 
 from harness.loading import cases as caseload
 from harness.building import build as builder
-from harness.judging import distribution
+from harness.starts import law as distribution
 from harness.grading import submission as grading
 from harness.starts import drawing
 from harness.loading import spec as specs

@@ -111,7 +111,7 @@ class CaseFile(pytest.File):
 
 
 def _law_check_name() -> str:
-    from harness.judging.distribution import CHECK_NAME
+    from harness.starts.law import CHECK_NAME
     return CHECK_NAME
 
 

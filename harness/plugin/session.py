@@ -28,7 +28,7 @@ from harness.loading import spec as specs
 from harness.loading.cases import Case
 from harness.loading.spec import Spec
 from harness.reporting import terminal
-from harness.judging.distribution import CHECK_NAME
+from harness.starts.law import CHECK_NAME
 from harness.results import FAILED, HARNESS_ERROR, MARKS, PASSED, BuildSummary, Cause, CaseResult, SubmissionResult
 from harness.running import sandbox
 from harness.safe_text import cap, visible

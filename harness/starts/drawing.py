@@ -11,7 +11,7 @@ import dataclasses
 import math
 from typing import Callable
 
-from harness.judging import distribution
+from harness.starts import law as distribution
 from harness.loading.cases import Case
 from harness.loading.random_start import RandomStart
 from harness.loading.spec import Spec

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness.loading import cases as caseload
-from harness.judging import distribution
+from harness.starts import law as distribution
 from harness.grading import submission as grading
 from harness.building import intake
 from harness.loading import paths
