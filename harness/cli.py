@@ -109,6 +109,11 @@ def _parser() -> argparse.ArgumentParser:
                    help="audit only this mutant (repeatable), e.g. a survivor after a case was added")
     p.add_argument("--every-case", action="store_true",
                    help="run every case that reaches a mutant (all its killers), not one killer per item")
+    p.add_argument("--search", type=_audit_search, default=None, metavar="N",
+                   help="input sequences grown from the cases to explain the survivors (default: 300; 0: no search)")
+    p.add_argument("--suggest", nargs="?", const=True, default=None, metavar="DIR", type=arguments.path,
+                   help="write each exposing input as a case file to review (default: cases/GAME/), "
+                        "then `harness regen` fills it")
     p.add_argument("-q", "--quiet", action="store_true", help="no line per mutant")
 
     p = sub.add_parser("samples", help="grade a game's sample submissions: does each get what its expected.yaml says?",
@@ -331,17 +336,28 @@ def _audit_count(text: str) -> int:
     return positive(text)
 
 
+def _audit_search(text: str) -> int:
+    from harness.suite.audit import positive
+    return 0 if text.strip() == "0" else positive(text)
+
+
 def cmd_audit(args) -> int:
     from harness.suite import audit
     spec, milestone = specs.parse_game(args.game)
     milestones = audit.milestones_of(spec, args.game, milestone)
     found = _load_cases(spec, milestones[0] if len(milestones) == 1 else None, args.select)
+    search = audit.SEARCH if args.search is None else args.search
     report = audit.audit(spec, milestones, found, audit.Options(args.sample, args.seed, args.select, args.jobs, tuple(args.only),
-                                       args.every_case),
+                                       args.every_case, search),
                          audit.Progress(args.quiet))
     print(audit.text(report), end="")
     written = audit.write(report, args.output or Path("reports") / f"audit-{spec.game}")
     print(f"  report: {written['html']}")
+    if args.suggest is not None:
+        from harness.loading import paths
+        folder = paths.cases_dir(spec.folder, spec.game) if args.suggest is True else args.suggest
+        cases = audit.suggest(report, spec, found, folder)
+        print(f"  suggested cases: {len(cases)} in {folder}" + (" (review them, then `harness regen`)" if cases else ""))
     return 0 if report.passed else 1
 
 

@@ -158,7 +158,7 @@ class GameState:
         return cls(p1, p2)
 
     @classmethod
-    def from_string(cls, text: str) -> "GameState":
+    def from_string(cls, text: str) -> "GameState":  # audit: reference-only (--start)
         """Read a state string; raise InvalidStart unless it is a position a game can be in."""
         parts = text.split("|")
         if len(parts) != 3:
@@ -339,7 +339,7 @@ def canonical_states(text: str) -> str:
     return "\n".join(_canonical_state_line(line) if "|" in line else line for line in text.split("\n"))
 
 
-def illegal_attempts(state: GameState, move: Move) -> list:
+def illegal_attempts(state: GameState, move: Move) -> list:  # audit: reference-only (--plan)
     """Illegal move texts to type before the legal `move` (sorted; see the docstring)."""
     attempts = set()
     for v in FACES:
@@ -357,7 +357,7 @@ def illegal_attempts(state: GameState, move: Move) -> list:
     return sorted(attempts)
 
 
-def check_strategy(strategy) -> dict:
+def check_strategy(strategy) -> dict:  # audit: reference-only (--plan)
     """Validate a --plan object; return it with defaults filled in. Raises ValueError."""
     if not isinstance(strategy, dict):
         raise ValueError("the plan must be a JSON object")
@@ -377,7 +377,7 @@ def check_strategy(strategy) -> dict:
     return {"strategy": name, **values}
 
 
-def plan_inputs(state: GameState, strategy) -> list:
+def plan_inputs(state: GameState, strategy) -> list:  # audit: reference-only (--plan)
     """The lines a strategy types for a whole game from `state` (see the module docstring)."""
     strategy = check_strategy(strategy)
     rng = random.Random(strategy["seed"])
@@ -584,6 +584,7 @@ def run_game(scanner, state: GameState) -> int:
 
 def main(argv=None) -> int:
     console.setup_stdout()
+    # audit: begin reference-only (the harness's flags: --seed, --start, --start-file, --plan, --driver)
     parser = argparse.ArgumentParser(prog="python -m reference.flip", description="The Flip game (FlipRunner).",
                                      epilog="--driver protocol:\n" + DRIVER_HELP,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -593,27 +594,30 @@ def main(argv=None) -> int:
     parser.add_argument("--driver", action="store_true", help="answer the GameStateDriver protocol")
     args = parser.parse_args(argv)
     args.start = options.start_text(args)
+    # audit: end reference-only
 
     try:
         if args.driver:
-            if args.start is not None or args.plan is not None or args.seed is not None:
+            if args.start is not None or args.plan is not None or args.seed is not None:  # audit: reference-only
                 return options.bad_option("--driver takes no other option")
             return run_driver(console.Scanner())
-        if args.plan is not None:
+        if args.plan is not None:  # audit: reference-only
             if args.start is None and args.seed is None:
                 return options.bad_option("--plan needs --start or --seed")
             strategy = options.read_plan(args.plan, check_strategy)
             if strategy is None:
                 return options.BAD_OPTION
+        # audit: begin reference-only
         if args.start is not None:
             try:
                 state = GameState.from_string(args.start)
             except InvalidStart as exc:
                 return options.invalid_start(exc)
+        # audit: end reference-only
         else:
-            seed = args.seed if args.seed is not None else random.randrange(1 << 48)
+            seed = args.seed if args.seed is not None else random.randrange(1 << 48)  # audit: reference-only
             state = GameState.random(START_DICE, JavaRandom(seed))
-        if args.plan is not None:
+        if args.plan is not None:  # audit: reference-only
             for line in plan_inputs(state, strategy):
                 console.println(line)
             return 0

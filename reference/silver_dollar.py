@@ -105,7 +105,7 @@ def draw_strip(rng, n):
             return positions, positions[-1] + 1
 
 
-def parse_strip(text):
+def parse_strip(text):  # audit: reference-only (--start)
     """Read a board as the game prints it; validate it as a start; return (positions, length)."""
     tokens = text.split()
     if not tokens:
@@ -483,19 +483,19 @@ def is_final(positions):
     return all(square == coin for coin, square in enumerate(positions))
 
 
-def max_distance(positions, coin):
+def max_distance(positions, coin):  # audit: reference-only (--plan)
     """How far `coin` can move left (0: it cannot move)."""
     floor = positions[coin - 1] + 1 if coin > 0 else 0
     return positions[coin] - floor
 
 
-def legal_moves(positions):
+def legal_moves(positions):  # audit: reference-only (--plan)
     """Every legal (coin, dist), by coin then distance, ascending."""
     return [(coin, dist) for coin in range(len(positions))
             for dist in range(1, max_distance(positions, coin) + 1)]
 
 
-def illegal_attempt(positions, kind, coin, dist):
+def illegal_attempt(positions, kind, coin, dist):  # audit: reference-only (--plan)
     """An illegal (coin, dist) of the given kind near the legal move (coin, dist), or None."""
     n = len(positions)
     if kind == "no-such-coin":
@@ -519,7 +519,7 @@ def illegal_attempt(positions, kind, coin, dist):
     raise ValueError(f"unknown illegal kind {kind!r}")
 
 
-def check_strategy(strategy):
+def check_strategy(strategy):  # audit: reference-only (--plan)
     """Validate a --plan strategy object; return it with defaults filled in. Raises ValueError."""
     if not isinstance(strategy, dict):
         raise ValueError("the plan must be a JSON object")
@@ -539,7 +539,7 @@ def check_strategy(strategy):
     return {"strategy": name, "seed": seed, "illegal_every": every}
 
 
-def plan_inputs(positions, length, strategy):
+def plan_inputs(positions, length, strategy):  # audit: reference-only (--plan)
     """The lines a strategy types for a whole game from `positions` (see the module docstring)."""
     strategy = check_strategy(strategy)
     rng = random.Random(strategy["seed"])
@@ -592,6 +592,7 @@ def play(scanner, positions, length):
 
 def main(argv=None) -> int:
     console.setup_stdout()
+    # audit: begin reference-only (the harness's flags: --seed, --start, --start-file, --plan)
     parser = argparse.ArgumentParser(prog="python -m reference.silver_dollar",
                                      description="The Silver Dollar game.")
     parser.add_argument("--seed", type=int, help="draw the board with java.util.Random(SEED)")
@@ -618,20 +619,23 @@ def main(argv=None) -> int:
         for line in plan_inputs(*start, strategy):
             console.println(line)
         return 0
+    # audit: end reference-only
 
     scanner = console.Scanner()
     try:
         console.write("Enter the number of coins: ")
         n = scanner.next_int()
+        # audit: begin reference-only
         if start is not None:
             positions, length = start
             if n != len(positions):
                 return options.invalid_start(f"{n} coins were entered but the strip holds {len(positions)}")
+        # audit: end reference-only
         else:
             if n < 1:
                 print("the number of coins must be at least 1", file=sys.stderr)
                 return 1
-            seed = args.seed if args.seed is not None else random.randrange(1 << 48)
+            seed = args.seed if args.seed is not None else random.randrange(1 << 48)  # audit: reference-only
             positions, length = draw_strip(JavaRandom(seed), n)
         return play(scanner, positions, length)
     except console.EndOfInput:

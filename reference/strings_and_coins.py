@@ -119,7 +119,7 @@ def parse_number(token: str):
     return int(token)
 
 
-def parse_start(text: str) -> int:
+def parse_start(text: str) -> int:  # audit: reference-only (--start)
     """The network for --start, or ValueError with the reason it cannot be played."""
     network = parse_number(text.strip())
     if network is None:
@@ -213,6 +213,7 @@ def drive(scanner: console.Scanner) -> None:
 
 def main(argv=None) -> int:
     console.setup_stdout()
+    # audit: begin reference-only (the harness's flags: --start, --driver)
     parser = argparse.ArgumentParser(
         prog="python -m reference.strings_and_coins", description="Strings and Coins (reference)"
     )
@@ -226,6 +227,7 @@ def main(argv=None) -> int:
         "--driver", action="store_true", help="answer function-driver commands instead of playing"
     )
     args = parser.parse_args(argv)
+    # audit: end reference-only
 
     scanner = console.Scanner()
     if args.driver:
@@ -234,7 +236,7 @@ def main(argv=None) -> int:
         return 0
 
     network = FULL_NETWORK
-    if args.start is not None:
+    if args.start is not None:  # audit: reference-only
         try:
             network = parse_start(args.start)
         except ValueError as reason:

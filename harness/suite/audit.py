@@ -18,24 +18,38 @@ Two things keep it fast and its verdicts the same on every run:
   first, then the rest of the items not yet killing it (`every_case` runs all, for the
   complete list of killers).
 
+Then each survivor is explained (`explain`): a differential search runs the reference and the
+mutant, inside worker processes (`linetrace.execute`: no terminal, thousands of runs a minute),
+on input sequences grown from the cases' own inputs (legal and illegal moves the reference was
+typed, their variants, windows of other cases, cuts and splices; seeded, so the same on every
+run). The first sequence whose output differs is shrunk, then typed through a terminal as a
+case of each graded item: the items whose comparison it fails are the ones a case would close
+the gap for (`exposed`); a difference no item's comparison sees is a liberty the spec leaves
+(`liberty`); none found in the sequences that reach the mutant's lines is "probably
+equivalent"; lines that neither a case nor any sequence executes are `unreachable`.
+
 Mutants are the project's own code: they run without the sandbox.
 """
 import os
 import random
+import re
+import resource
 import shutil
 import sys
 import tempfile
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from harness.building import build as builder
 from harness.classes import batch
 from harness.grading import submission as grading
-from harness.suite import mutants
-from harness.loading import paths
+from harness.suite import linetrace, mutants
+from harness.loading import paths, yamlfile
+from harness.running.environment import fork_server
+from harness.suite import regen
 from harness.loading.cases import Case
 from harness.errors import InputError
 from harness.results import FAILED, HARNESS_ERROR, PASSED, UNGRADABLE
@@ -43,6 +57,10 @@ from harness.loading.spec import Spec
 
 LINETRACE = Path(__file__).with_name("linetrace.py")
 KILLED, SURVIVED, NOT_REACHED, ERROR = "killed", "survived", "not-reached", "error"
+UNREACHABLE = "unreachable"  # no case and no sequence of the search executes its lines
+# what the search says of a survivor
+EXPOSED, LIBERTY, EQUIVALENT = "exposed", "liberty", "equivalent"
+SEARCH = 300  # input sequences the search grows from the cases (per audit), by default
 
 
 # --- what the reference command runs ----------------------------------------------------
@@ -130,7 +148,7 @@ def seeded(spec: Spec, cases: list[Case]) -> tuple[Spec, list[Case]]:
     targets = {tid: replace(t, seed_args=[spec.seed_option, "{seed}"]) for tid, t in spec.targets.items()}
     out = []
     for case in cases:
-        fixed = (spec.random_start_for(case.target) or {}).get("seed")
+        fixed = start.seed if (start := spec.random_start_for(case.target)) else None
         seed = case.seed if case.seed is not None else fixed
         # a seeded run is the same every time, so a case's repeats (for programs that draw) add nothing
         out.append(replace(case, seed=seed, repeat=1) if seed is not None else case)
@@ -148,6 +166,7 @@ class MutantResult:
     errors: list[str] = field(default_factory=list)  # cases the harness itself failed on
     skipped: int = 0  # reaching cases not run: their item had already killed it
     seconds: float = 0.0
+    search: "Search | None" = None  # for a survivor (or a mutant no case reaches): what the search found
 
 
 @dataclass
@@ -157,10 +176,14 @@ class ItemAudit:
     cases: list[str]
     killed: int  # mutants killed by at least one of its cases
     total: int  # mutants audited
+    exposed: int = 0  # survivors an input was found for that a case of this item would kill
 
     @property
     def score(self) -> float:
-        return self.killed / self.total if self.total else 0.0
+        """Killed out of the mutants this item's cases kill or should: killed / (killed + the
+        survivors with an exposing input its comparison sees); 1 when it has neither."""
+        judged = self.killed + self.exposed
+        return self.killed / judged if judged else 1.0
 
     @property
     def passed(self) -> bool:
@@ -180,6 +203,7 @@ class Audit:
     results: list[MutantResult]
     items: list[ItemAudit]
     seconds: float
+    searched: int = 0  # sequences the search grew (0: no search)
 
     @property
     def passed(self) -> bool:
@@ -187,6 +211,9 @@ class Audit:
 
     def count(self, status: str) -> int:
         return sum(1 for r in self.results if r.status == status)
+
+    def verdicts(self, verdict: str) -> list[MutantResult]:
+        return [r for r in self.results if r.search is not None and r.search.verdict == verdict]
 
 
 # --- running ------------------------------------------------------------------------------
@@ -199,6 +226,7 @@ class Options:
     jobs: int | None = None
     only: tuple[str, ...] = ()  # audit just these mutant ids (e.g. a survivor, again)
     every_case: bool = False  # run every reaching case, not one killer per item
+    search: int = SEARCH  # input sequences grown for the survivors' search (0: none)
 
 
 def positive(text: str) -> int:
@@ -254,6 +282,7 @@ class Auditor:
     def __init__(self, spec: Spec, milestones: list[str | None], cases: list[Case], grader: grading.Grader,
                  scratch: Path):
         self.spec, self.cases = seeded(spec, cases)
+        self.original = spec
         self.milestones = milestones
         self.grader = grader
         self.scratch = scratch
@@ -352,7 +381,9 @@ def _items(spec: Spec, milestones: list[str | None], cases: list[Case], results:
             seen.add(item.id)
             names = [c.name for c in cases if c.rubric == item.id]
             killed = sum(1 for r in results if set(names).intersection(r.killed_by))
-            items.append(ItemAudit(item.id, item.title, names, killed, len(results)))
+            exposed = sum(1 for r in results if r.search is not None and r.search.verdict == EXPOSED
+                          and item.id in r.search.items)
+            items.append(ItemAudit(item.id, item.title, names, killed, len(results), exposed))
     return items
 
 
@@ -361,9 +392,9 @@ def audit(spec: Spec, milestones: list[str | None], cases: list[Case], options: 
     started = time.monotonic()
     reference = resolve(spec)
     skip = set(mutants.SKIP)
-    law = (spec.random_start or {}).get("distribution") or {}
+    law = spec.random_start.law if spec.random_start else None
     # the harness calls these in-process, never through the program
-    for called in (spec.rewrite, law.get("values"), (spec.state or {}).get("read")):
+    for called in (spec.rewrite, law.values if law else None, (spec.state or {}).get("read")):
         if called and called.partition(":")[0] == reference.module:
             skip.add(called.partition(":")[2])
     made = mutants.generate(reference.path.read_text(encoding="utf-8"), reference.name, skip)
@@ -374,7 +405,7 @@ def audit(spec: Spec, milestones: list[str | None], cases: list[Case], options: 
                              "audit's report (module:line:column:operator)")
         made = [m for m in made if m.id in options.only]
     local = batch.Local(options.jobs, threads=2 * grading.workers(options.jobs))  # threads keep the case workers fed
-    grader, results, futures = local.grader, [], []
+    grader, results, futures, searched = local.grader, [], [], 0
     with tempfile.TemporaryDirectory(prefix="harness-audit-") as scratch:
         try:
             auditor = Auditor(spec, milestones, cases, grader, Path(scratch))
@@ -392,13 +423,352 @@ def audit(spec: Spec, milestones: list[str | None], cases: list[Case], options: 
                 results.append(future.result())
                 if progress:
                     progress.done(results[-1])
+            if options.search and any(r.status in (SURVIVED, NOT_REACHED) for r in results):
+                explainer = Explainer(auditor, spec, options.search, options.seed,
+                                      min(os.cpu_count() or 1, options.jobs or os.cpu_count() or 1))
+                try:
+                    explainer.grow()
+                    searched = len(explainer.probes)
+                    explainer.explain(results)
+                finally:
+                    explainer.close()
         except KeyboardInterrupt:  # Ctrl-C: no mutant or case is started again, every run below this process ends
             local.interrupt(futures)
             raise
         finally:
             local.close()
     return Audit(spec.game, spec.title, milestones, reference.name, len(made), options.sample, options.seed,
-                 len(cases), results, _items(spec, milestones, cases, results), round(time.monotonic() - started, 1))
+                 len(cases), results, _items(spec, milestones, cases, results), round(time.monotonic() - started, 1),
+                 searched)
+
+
+# --- explaining survivors: a differential search ------------------------------------------
+
+@dataclass
+class Probe:
+    """An input sequence the search types, grown from a case, and what the reference did on it."""
+    case: str  # the case it grew from (its milestone, target, arguments and seed)
+    milestone: str | None
+    target: str
+    argv: tuple[str, ...]  # the reference's arguments (the milestone's, the case's, its seed)
+    inputs: tuple[str, ...]
+    seed: int | None = None
+    output: str = ""
+    end: str = ""
+    lines: frozenset = frozenset()
+
+
+@dataclass
+class Search:
+    """What the search found for one mutant."""
+    verdict: str  # exposed | liberty | equivalent | unreachable
+    tried: int  # sequences run on the mutant (those reaching its lines)
+    case: str | None = None  # the case the exposing sequence grew from
+    milestone: str | None = None
+    target: str | None = None
+    inputs: list[str] = field(default_factory=list)
+    seed: int | None = None
+    expected: str = ""  # the reference's output on it
+    actual: str = ""  # the mutant's
+    expected_end: str = ""
+    actual_end: str = ""
+    items: list[str] = field(default_factory=list)  # graded items whose comparison the inputs fail
+
+    def says(self) -> str:
+        if self.verdict == EXPOSED:
+            return (f"exposed by {len(self.inputs)} input(s) grown from {self.case}: a case of "
+                    f"{', '.join(self.items)} with them kills it")
+        if self.verdict == LIBERTY:
+            return (f"its output differs on {len(self.inputs)} input(s) grown from {self.case}, but no graded item's "
+                    "comparison sees the difference: a liberty the spec leaves (or an item to add)")
+        if self.verdict == UNREACHABLE:
+            return f"unreachable: no case and none of {self.tried} searched sequences executes its lines"
+        return f"no difference found in {self.tried} sequences: probably equivalent"
+
+
+def _words(spec: Spec, milestone: str | None, target: str, extra: list[str]) -> list[str]:
+    """The reference's own arguments (after the module or script) for this run."""
+    words = spec.reference_command(milestone, target, extra)
+    if "-m" in words[:-1]:
+        return words[words.index("-m") + 2:]
+    at = next((i for i, w in enumerate(words) if w.endswith(".py")), len(words) - 1)
+    return words[at + 1:]
+
+
+def _typed(case: Case) -> list[str]:
+    """The lines a case types: its inputs, or for a strategy those of its expected transcript."""
+    if case.expect and case.expect.get("transcript"):
+        return [e["in"] for e in case.expect["transcript"] if "in" in e]
+    return [str(x) for x in case.inputs] if isinstance(case.inputs, list) else []
+
+
+def _variants(token: str) -> list[str]:
+    """Near misses of a typed token: its other cases, neighbours of a number or a letter, a part."""
+    out = {token.upper(), token.lower(), token.capitalize(), token.swapcase(), token.strip()}
+    if len(token) > 1:
+        out |= {token[0], token[:-1], token[1:], token + token[-1]}
+    if re.fullmatch(r"[+-]?[0-9]+", token.strip()):
+        n = int(token)
+        out |= {str(n - 1), str(n + 1), str(-n), "0", f"0{n}", f"+{n}"}
+    elif len(token) == 1 and token.isalpha():
+        out |= {chr(ord(token) - 1), chr(ord(token) + 1)}
+    if token:
+        out |= {token + "x", " " + token, token + " " + token}
+    out.discard(token)
+    return sorted(out)
+
+
+def _grow(rng: random.Random, inputs: list[str], others: list[list[str]], alphabet: list[str]) -> list[str]:
+    """One to three edits of a sequence, as a student's session would differ from a case's."""
+    seq = list(inputs)
+    for _ in range(rng.choice((1, 1, 2, 3))):
+        at = rng.randint(0, len(seq))
+        kind = rng.random()
+        other = rng.choice(others) if others else seq
+        if kind < 0.25 and seq:  # a typed token changed: a near miss or another token
+            at = min(at, len(seq) - 1)
+            seq[at] = rng.choice(_variants(seq[at]) or [seq[at]]) if rng.random() < 0.7 else rng.choice(alphabet)
+        elif kind < 0.45:  # a window of another case's moves put in
+            if other:
+                start = rng.randrange(len(other))
+                seq[at:at] = other[start:start + rng.randint(1, 4)]
+        elif kind < 0.6 and seq:  # some moves left out
+            del seq[min(at, len(seq) - 1):min(at, len(seq) - 1) + rng.randint(1, 3)]
+        elif kind < 0.75:  # another case's game from here on
+            if other:
+                seq = seq[:at] + other[rng.randrange(len(other)):]
+        elif kind < 0.85 and seq:  # a move typed again
+            at = min(at, len(seq) - 1)
+            seq[at:at] = seq[at:at + rng.randint(1, 2)]
+        else:  # random tokens put in
+            seq[at:at] = [rng.choice(alphabet) for _ in range(rng.randint(1, 3))]
+    return seq[:400]
+
+
+def _worker_init(search_path: list[str]) -> None:
+    for folder in reversed(search_path):
+        if folder not in sys.path:
+            sys.path.insert(0, folder)
+    try:  # a mutant that allocates without end stops at a MemoryError, not the machine's memory
+        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, resource.getrlimit(resource.RLIMIT_AS)[1]))
+    except (ValueError, OSError):
+        pass
+
+
+def _corpus_job(job: tuple) -> list[Probe]:
+    """Grow `count` sequences from the cases of one milestone and target, the reference run on
+    each (its output, how it ended, the lines it executed); a sequence that reaches lines no
+    earlier one did becomes a parent of later ones (coverage-guided)."""
+    source, filename, bases, count, seed = job
+    rng = random.Random(seed)
+    others = [list(b.inputs) for b in bases if b.inputs]
+    alphabet = sorted({t for b in bases for t in b.inputs} | {"", "0", "-1", "99", "x", "q", "y", "n"})
+    pool = list(bases)
+    covered: set[int] = set()
+    seen: set[tuple] = {tuple(b.inputs) for b in bases}
+    probes = []
+    for _ in range(count * 3):
+        if len(probes) >= count:
+            break
+        parent = rng.choice(pool[-40:] if pool[len(bases):] and rng.random() < 0.5 else pool)
+        inputs = tuple(_grow(rng, list(parent.inputs), others, alphabet))
+        if inputs in seen:
+            continue
+        seen.add(inputs)
+        output, end, lines = linetrace.execute(source, filename, list(parent.argv), "".join(i + "\n" for i in inputs),
+                                               trace=True)
+        probe = replace(parent, inputs=inputs, output=output, end=end, lines=lines)
+        probes.append(probe)
+        if lines - covered:
+            covered |= lines
+            pool.append(probe)
+    return probes
+
+
+def _differs(a: tuple[str, str], b: tuple[str, str]) -> bool:
+    return a[0] != b[0] or a[1] != b[1]
+
+
+def _shrink(run, inputs: list[str], budget: int = 120) -> list[str]:
+    """A shorter sequence on which the two programs still differ the same way (text or ending)."""
+    def differs(seq):
+        nonlocal budget
+        budget -= 1
+        ref, mut = run(seq)
+        return ref[0] != mut[0] if text else _differs(ref, mut)
+
+    ref, mut = run(inputs)
+    text = ref[0] != mut[0]
+    low, high = 0, len(inputs)  # the shortest prefix that differs
+    while low < high and budget > 0:
+        middle = (low + high) // 2
+        if differs(inputs[:middle]):
+            high = middle
+        else:
+            low = middle + 1
+    seq = inputs[:high] if high < len(inputs) and differs(inputs[:high]) else list(inputs)
+    for size in (4, 2, 1):
+        at = 0
+        while at < len(seq) and budget > 0:
+            shorter = seq[:at] + seq[at + size:]
+            if shorter and differs(shorter):
+                seq = shorter
+            else:
+                at += 1
+    return seq
+
+
+def _differ_job(job: tuple) -> tuple[int, list[dict]]:
+    """Run a mutant on the sequences that reach its lines until three differ from the
+    reference: (sequences run, the differences, each shrunk)."""
+    source, reference, filename, probes, wanted = job
+    found, tried = [], 0
+
+    def run(seq, argv):
+        stdin = "".join(i + "\n" for i in seq)
+        ref = linetrace.execute(reference, filename, list(argv), stdin)
+        mut = linetrace.execute(source, filename, list(argv), stdin)
+        return ref[:2], mut[:2]
+
+    for probe in probes:
+        tried += 1
+        mut = linetrace.execute(source, filename, list(probe.argv), "".join(i + "\n" for i in probe.inputs))
+        if not _differs((probe.output, probe.end), mut[:2]):
+            continue
+        seq = _shrink(lambda s: run(s, probe.argv), list(probe.inputs))
+        ref, mut = run(seq, probe.argv)
+        found.append({"probe": replace(probe, inputs=tuple(seq), output=ref[0], end=ref[1], lines=frozenset()),
+                      "actual": mut[0], "actual_end": mut[1]})
+        if len(found) >= wanted:
+            break
+    return tried, found
+
+
+class Explainer:
+    """The differential search of one audit: the sequences grown once, then each mutant's."""
+
+    def __init__(self, auditor: "Auditor", original: Spec, count: int, seed: int, jobs: int):
+        self.auditor, self.original, self.count, self.seed = auditor, original, count, seed
+        self.reference = auditor.reference
+        self.filename = str(auditor.reference.path)
+        self.source = auditor.reference.path.read_text(encoding="utf-8")
+        search_path = [str(paths.install_root())] if auditor.reference.module else [str(auditor.reference.root)]
+        self.pool = ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=fork_server(),
+                                        initializer=_worker_init, initargs=(search_path,))
+        self.probes: list[Probe] = []
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+    def grow(self) -> None:
+        groups: dict[tuple, list[Probe]] = {}
+        spec = self.original
+        for case in self.auditor.cases:
+            # a seeded case also grows from another seed: another start, for the setup's code
+            seeds = [case.seed, (case.seed * 7919 + 104729) % 1_000_003] if case.seed is not None and spec.seed_option \
+                else [None]
+            for seed in seeds:
+                extra = case.args + ([spec.seed_option, str(seed)] if seed is not None else [])
+                probe = Probe(case.name, case.milestone, case.target,
+                              tuple(_words(spec, case.milestone, case.target, extra)), tuple(_typed(case)), seed)
+                groups.setdefault((case.milestone, case.target), []).append(probe)
+        total = sum(len(g) for g in groups.values()) or 1
+        jobs = [(self.source, self.filename, bases, max(1, round(self.count * len(bases) / total)),
+                 self.seed * 1000 + n) for n, bases in enumerate(groups.values())]
+        for probes in self.pool.map(_corpus_job, jobs):
+            self.probes += probes
+
+    def explain(self, results: list[MutantResult]) -> None:
+        """A search for every survivor and every mutant no case reaches, then the differences
+        found typed as cases, through a terminal, to see which items would catch them."""
+        todo = [r for r in results if r.status in (SURVIVED, NOT_REACHED)]
+        jobs = []
+        for result in todo:
+            lines = set(result.mutant.lines)
+            reaching = [p for p in self.probes if lines.intersection(p.lines)]
+            if not reaching:
+                result.status = UNREACHABLE if result.status == NOT_REACHED else result.status
+                result.search = Search(UNREACHABLE if result.status == UNREACHABLE else EQUIVALENT, 0)
+                if result.status == SURVIVED:  # cases reach it, no sequence of the search does
+                    result.search.tried = 0
+                continue
+            jobs.append((result, (result.mutant.source, self.source, self.filename, reaching, 3)))
+        futures = [(result, self.pool.submit(_differ_job, job)) for result, job in jobs]
+        for result, future in futures:
+            tried, found = future.result()
+            if result.status == NOT_REACHED:
+                result.status = SURVIVED  # the search reaches what no case does
+            result.search = self._judge(result, tried, found)
+
+    def _judge(self, result: MutantResult, tried: int, found: list[dict]) -> Search:
+        textual = None
+        for difference in found:
+            probe = difference["probe"]
+            items = self._items_failing(result.mutant, probe)
+            search = Search(EXPOSED if items else LIBERTY, tried, probe.case, probe.milestone, probe.target,
+                            list(probe.inputs), probe.seed, probe.output, difference["actual"], probe.end,
+                            difference["actual_end"], items)
+            if items:
+                return search
+            if probe.output != difference["actual"] and textual is None:
+                textual = search
+        return textual or Search(EQUIVALENT, tried)
+
+    def _items_failing(self, mutant: mutants.Mutant, probe: Probe) -> list[str]:
+        """The graded items whose comparison fails the mutant on these inputs, each tried as a
+        case of its own (the probe's milestone, target, arguments and seed), run in a terminal."""
+        auditor = self.auditor
+        base = next(c for c in auditor.cases if c.name == probe.case)
+        targets = {(c.milestone, c.target, c.rubric) for c in auditor.cases}
+        items = [i.id for i in auditor.spec.items(probe.milestone)
+                 if i.graded and (probe.milestone, probe.target, i.id) in targets]
+        case = replace(base, name=f"audit-{mutant.line}", inputs=list(probe.inputs), compare=None, repeat=1,
+                       expect=None, points=1, seed=probe.seed)
+        try:
+            expect = regen.expected_for(self.original, case)
+        except InputError:  # the reference did not finish on it (it never ends when typed so)
+            return []
+        cases = [replace(case, name=f"audit-{item}", rubric=item, expect=expect) for item in items]
+        folder = auditor._folder()
+        copy = _copy(auditor.reference, folder, mutant.source)
+        try:
+            outcome = MutantResult(mutant, SURVIVED)
+            auditor._grade(copy, cases, outcome)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        return [name.removeprefix("audit-") for name in outcome.killed_by]
+
+
+def suggest(report: "Audit", spec: Spec, cases: list[Case], folder: Path) -> list[Path]:
+    """Each exposing input as a case file to review in `folder` (no expected transcript:
+    `harness regen` fills it), named after the mutant; an existing file is left as it is."""
+    written = []
+    for result in report.verdicts(EXPOSED):
+        search, mutant = result.search, result.mutant
+        base = next((c for c in cases if c.name == search.case), None)
+        name = re.sub(r"[^a-z0-9]+", "-", f"audit {mutant.function or 'module'} {mutant.line} {mutant.operator}".lower())
+        path = folder / f"{name.strip('-')}.yaml"
+        if path.exists():
+            continue
+        case = {"description": f"Found by the audit: {mutant.description} in {mutant.function or 'module level'} "
+                               f"({mutant.id}) passes every case; review, then `harness regen`"}
+        if search.milestone:
+            case["milestone"] = search.milestone
+        if base is not None and base.target != next(iter(spec.targets)):
+            case["target"] = base.target
+        case.update({"rubric": search.items[0], "points": 1, "visibility": "public"})
+        if base is not None and base.args:
+            case["args"] = list(base.args)
+        if search.seed is not None and (base is None or base.data.get("seed") is not None or search.seed != base.seed):
+            case["seed"] = search.seed
+        case["inputs"] = list(search.inputs)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            path.write_text(yamlfile.dump(case), encoding="utf-8")
+        except OSError as problem:
+            raise InputError(f"cannot write {path} ({problem.strerror or problem}); choose another --suggest folder")
+        written.append(path)
+    return written
 
 
 # --- reports --------------------------------------------------------------------------
@@ -430,35 +800,103 @@ class Progress:
             print(f"  {self.count}/{self.total} {result.status}{how}: {result.mutant.id}", file=self.err, flush=True)
 
 
+def first_difference(expected: str, actual: str, context: int = 2) -> list[str]:
+    """The lines around the first line where two outputs differ, side by side (for a person)."""
+    a, b = expected.split("\n"), actual.split("\n")
+    at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    lo = max(0, at - context)
+    out = [f"line {at + 1}:"]
+    out += ["  reference: " + repr(x) for x in a[lo:at + context + 1]]
+    out += ["  mutant:    " + repr(y) for y in b[lo:at + context + 1]]
+    return out
+
+
+def operator_table(report: Audit) -> list[tuple[str, int, int, int, int, int, int]]:
+    """Per operator: (operator, mutants, killed, exposed, liberty, equivalent, unreachable or not reached)."""
+    rows = {}
+    for r in report.results:
+        row = rows.setdefault(r.mutant.operator, [0] * 6)
+        row[0] += 1
+        verdict = r.search.verdict if r.search else None
+        if r.status == KILLED:
+            row[1] += 1
+        elif r.status in (UNREACHABLE, NOT_REACHED):
+            row[5] += 1
+        elif verdict == EXPOSED:
+            row[2] += 1
+        elif verdict == LIBERTY:
+            row[3] += 1
+        elif r.status == SURVIVED:
+            row[4] += 1
+    return [(op, *row) for op, row in sorted(rows.items())]
+
+
 def text(report: Audit) -> str:
-    """The terminal summary: a table of the graded items, then the survivors with their diffs."""
+    """The terminal summary: a table of the graded items, then the survivors explained."""
     where = ", ".join(m for m in report.milestones if m) or "all cases"
     sample = f", a sample of {len(report.results)} (seed {report.seed})" if report.sample else ""
+    exposed, liberty, equivalent = (report.verdicts(v) for v in (EXPOSED, LIBERTY, EQUIVALENT))
+    survivors = [r for r in report.results if r.status == SURVIVED]
     lines = [f"Audit of {report.title} ({report.game}: {where}): {report.reference}, {report.made} mutants{sample}, "
              f"{report.cases} cases",
-             f"  killed {report.count(KILLED)}, survived {report.count(SURVIVED)}, not reached by any case "
-             f"{report.count(NOT_REACHED)}, harness errors {report.count(ERROR)}; {report.seconds:.0f} s", ""]
+             f"  killed {report.count(KILLED)}, survived {len(survivors)}"
+             + (f" (exposed {len(exposed)}, liberty {len(liberty)}, probably equivalent {len(equivalent)}; "
+                f"{report.searched} sequences searched)" if report.searched else "")
+             + f", unreachable {report.count(UNREACHABLE)}, not reached by any case {report.count(NOT_REACHED)}, "
+               f"harness errors {report.count(ERROR)}; {report.seconds:.0f} s", ""]
     width = max([len(i.id) for i in report.items] + [4])
-    lines.append(f"  {'item':<{width}}  cases  killed       score  verdict")
+    lines.append(f"  {'item':<{width}}  cases  killed  exposed  score  verdict")
     for item in report.items:
         verdict = "ok" if item.passed else "FAIL: no case of this item kills a mutant"
-        lines.append(f"  {item.id:<{width}}  {len(item.cases):>5}  {item.killed:>4}/{item.total:<6} {item.score:>5.0%}  "
-                     f"{verdict}")
-    survivors = [r for r in report.results if r.status == SURVIVED]
-    if survivors:
-        lines += ["", f"Surviving mutants ({len(survivors)}; each ran on the cases that reach its lines, and all passed):"]
-        for result in survivors:
-            m = result.mutant
-            lines.append(f"- {m.id} in {m.function or 'module level'}: {m.description} "
-                         f"(ran on {len(result.ran)} case(s))")
-            lines += ["    " + line for line in m.diff.splitlines()[2:]]
-    unreached = [r for r in report.results if r.status == NOT_REACHED]
-    if unreached:
-        counts: dict[str, int] = {}
-        for result in unreached:
-            counts[result.mutant.function or "module level"] = counts.get(result.mutant.function or "module level", 0) + 1
-        lines += ["", f"Not reached by any case ({len(unreached)}): " +
-                  ", ".join(f"{name} {n}" for name, n in sorted(counts.items(), key=lambda kv: -kv[1]))]
+        if item.passed and item.score < 0.95:
+            verdict = "ok, below 95 %: see the exposed survivors"
+        lines.append(f"  {item.id:<{width}}  {len(item.cases):>5}  {item.killed:>6}  {item.exposed:>7}  "
+                     f"{item.score:>5.0%}  {verdict}")
+    lines += ["", "  operator        mutants  killed  exposed  liberty  equivalent  unreachable"]
+    for op, total, killed, exp, lib, equiv, unreached in operator_table(report):
+        lines.append(f"  {op:<15} {total:>7}  {killed:>6}  {exp:>7}  {lib:>7}  {equiv:>10}  {unreached:>11}")
+
+    def head(result):
+        m = result.mutant
+        return [f"- {m.id} in {m.function or 'module level'}: {m.description} (ran on {len(result.ran)} case(s))"] + \
+            ["    " + line for line in m.diff.splitlines()[2:]]
+
+    if exposed:
+        lines += ["", f"Survivors an input exposes ({len(exposed)}; a case with these inputs would kill them):"]
+        for result in exposed:
+            search = result.search
+            lines += head(result)
+            lines.append(f"    {search.says()}")
+            lines.append(f"    inputs ({search.milestone or 'no milestone'}, {search.target}): {search.inputs}")
+            lines += ["    " + line for line in first_difference(search.expected, search.actual)]
+            if search.expected_end != search.actual_end:
+                lines.append(f"    ends: reference {search.expected_end}, mutant {search.actual_end}")
+    if liberty:
+        lines += ["", f"Survivors whose output differs where no item looks ({len(liberty)}; liberties the spec "
+                      "leaves, or an item to add):"]
+        for result in liberty:
+            lines += head(result)
+            lines.append(f"    inputs: {result.search.inputs}")
+            lines += ["    " + line for line in first_difference(result.search.expected, result.search.actual)]
+    rest = [r for r in survivors if r not in exposed and r not in liberty]
+    if rest:
+        title = "Probably equivalent" if report.searched else "Surviving mutants"
+        lines += ["", f"{title} ({len(rest)}; each ran on the cases that reach its lines, and all passed"
+                      + (", and no searched sequence told it from the reference):" if report.searched else "):")]
+        for result in rest:
+            lines += head(result)
+            if result.search:
+                lines.append(f"    {result.search.says()}")
+    for status, title in ((UNREACHABLE, "Unreachable (no case and no searched sequence executes them)"),
+                          (NOT_REACHED, "Not reached by any case")):
+        unreached = [r for r in report.results if r.status == status]
+        if unreached:
+            counts: dict[str, int] = {}
+            for result in unreached:
+                name = result.mutant.function or "module level"
+                counts[name] = counts.get(name, 0) + 1
+            lines += ["", f"{title} ({len(unreached)}): " +
+                      ", ".join(f"{name} {n}" for name, n in sorted(counts.items(), key=lambda kv: -kv[1]))]
     failing = [i.id for i in report.items if not i.passed]
     lines += ["", f"audit failed: no case of {', '.join(failing)} kills a mutant" if failing
               else "audit passed: every graded item's cases kill a mutant"]
@@ -469,8 +907,10 @@ def html(report: Audit) -> str:
     from jinja2 import Environment, PackageLoader, select_autoescape
     env = Environment(loader=PackageLoader("harness.reporting", "templates"), autoescape=select_autoescape(["html", "j2"]),
                       trim_blocks=True, lstrip_blocks=True)
-    return env.get_template("audit.html.j2").render(a=report, operators=mutants.OPERATORS, KILLED=KILLED,
-                                                    SURVIVED=SURVIVED, NOT_REACHED=NOT_REACHED, ERROR=ERROR)
+    return env.get_template("audit.html.j2").render(
+        a=report, operators=mutants.OPERATORS, KILLED=KILLED, SURVIVED=SURVIVED, NOT_REACHED=NOT_REACHED, ERROR=ERROR,
+        UNREACHABLE=UNREACHABLE, EXPOSED=EXPOSED, LIBERTY=LIBERTY, EQUIVALENT=EQUIVALENT, table=operator_table(report),
+        first_difference=first_difference)
 
 
 def write(report: Audit, folder: Path) -> dict[str, Path]:
