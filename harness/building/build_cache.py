@@ -3,8 +3,8 @@ the same harness and the same compiler, give the same program, so it is compiled
 
 The key hashes everything a build reads: every file of the staged build folder (the
 student's files after intake, the spec's support files), the recipe's steps, the sources
-compiled in order, the compiler found on PATH (its real path, size and time) and the build
-code of this harness. An entry is the compiled `out/` folder and what the build said (its
+compiled in order, the compiler found on PATH (its real path, size and time) and the
+version of the code that grades (`harness.code`). An entry is the compiled `out/` folder and what the build said (its
 log, the compiler's verdict, files left out); it lives in the user's cache
 (`$XDG_CACHE_HOME/game-harness/builds/`), is written to a private folder first and then
 renamed into place, so a reader never sees half of one and two graders building the same
@@ -18,11 +18,11 @@ import os
 import shutil
 import tempfile
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 
+from harness import code
+
 MAX_BYTES = 32 << 20  # a compiled program larger than this is not kept
-_CODE = ("build.py", "build_cache.py", "javac_server.py", "diagnose.py", "java/WarmJavac.java")
 
 
 @dataclass
@@ -40,15 +40,6 @@ class Entry:
 
 def folder() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "game-harness" / "builds"
-
-
-@cache
-def _code_hash() -> str:
-    here = Path(__file__).resolve().parent
-    digest = hashlib.sha256()
-    for name in _CODE:
-        digest.update(name.encode() + b"\0" + (here / name).read_bytes())
-    return digest.hexdigest()
 
 
 def _tool(word: str) -> str:
@@ -70,7 +61,7 @@ def key(language: str, steps: list[str], sources: list[str], staged_folder: Path
             digest.update(len(data).to_bytes(8, "big") + data)
 
     try:
-        put(_code_hash(), language, *steps, "\0sources", *sources)
+        put(code.version(), language, *steps, "\0sources", *sources)
         put("\0tools", *[_tool(step.split()[0]) for step in steps if step.split()])
         for parent, folders, files in os.walk(staged_folder):
             folders[:] = sorted(f for f in folders if Path(parent, f) != out)

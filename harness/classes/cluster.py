@@ -15,7 +15,6 @@ worker that cannot.
 """
 import asyncio
 import concurrent.futures
-import hashlib
 import io
 import itertools
 import multiprocessing
@@ -36,8 +35,8 @@ except ImportError:
     WorkerPlugin = object
 
 from harness.classes import classroom
-from harness.loading import paths
 from harness.running import sandbox
+from harness import code
 from harness.errors import InputError
 from harness.results import BuildSummary, SubmissionResult
 from harness.safe_text import cap
@@ -46,7 +45,6 @@ MAX_BYTES = 50 * 1024 * 1024  # of a submission's files sent to a worker (intake
 CONNECT_SECONDS = 5  # a scheduler answers in well under a second; a wrong address waits this long
 WORKER_FIX = "DASK_DISTRIBUTED__WORKER__DAEMON=False dask worker {address} (or dask worker {address} --no-nanny)"
 NEEDS_EXTRA = "--cluster needs the cluster extra: pip install 'game-harness[cluster]'"
-_CODE_SUFFIXES = (".py", ".json", ".j2", ".yaml", ".java", ".html", ".css")
 _PLUGIN = "game-harness-{}"
 
 
@@ -55,19 +53,6 @@ class TooBig(Exception):
 
 
 # --- what both sides must agree on --------------------------------------------------------
-
-def code_version() -> str:
-    """A hash of the harness's code and of the references: two machines that agree on it grade
-    alike (a version number would not catch an edited checkout)."""
-    digest = hashlib.sha256()
-    root = paths.install_root()
-    for package in ("harness", "reference"):
-        for path in sorted((root / package).rglob("*")):
-            if path.suffix in _CODE_SUFFIXES and path.is_file() and "__pycache__" not in path.parts:
-                digest.update(f"\0{path.relative_to(root).as_posix()}\0".encode("utf-8", "surrogateescape"))
-                digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
 
 @dataclass(frozen=True)
 class Probe:
@@ -79,7 +64,7 @@ class Probe:
 
 def probe() -> Probe:
     """Run on every worker at connection."""
-    return Probe(code_version(), sys.version.split()[0], bool(multiprocessing.current_process().daemon))
+    return Probe(code.version(), sys.version.split()[0], bool(multiprocessing.current_process().daemon))
 
 
 # --- a submission's files as bytes ----------------------------------------------------------
@@ -127,7 +112,7 @@ class Setup:
     milestone: str | None
     cases: list
     spec_files: bytes  # the spec's folder (support files, a reference named through {spec})
-    version: str  # the caller's code_version()
+    version: str  # the caller's code.version()
     allow_unconfined: bool  # --no-sandbox or HARNESS_SANDBOX=off on the caller
 
 
@@ -155,7 +140,7 @@ class Grading(WorkerPlugin):
 
     def _refusal(self) -> str:
         """Why this worker may not grade for this caller ("" when it may)."""
-        mine = code_version()
+        mine = code.version()
         if mine != self.setup_data.version:
             return (f"the cluster worker {self.address} runs another harness (code {mine}, the caller's "
                     f"{self.setup_data.version}): install the same checkout there and restart the worker")
@@ -247,7 +232,7 @@ class Cluster:
         except (TooBig, OSError) as problem:
             raise InputError(f"{spec.folder}: cannot send the spec's folder to the workers ({problem}); keep only "
                              "spec.yaml, its README and support files there") from None
-        setup = Setup(spec, milestone, list(cases), files, code_version(), self.allow_unconfined)
+        setup = Setup(spec, milestone, list(cases), files, code.version(), self.allow_unconfined)
         self.client.register_plugin(Grading(setup), name=name)
         return name
 
@@ -323,7 +308,7 @@ def _check(address: str, client) -> dict[str, Probe]:
         raise InputError(f"--cluster {address}: the scheduler has no workers; start some with "
                          f"{WORKER_FIX.format(address=address)}") from None
     answers = client.run(probe, on_error="return")
-    mine = code_version()
+    mine = code.version()
     for worker, answer in sorted(answers.items()):
         if isinstance(answer, BaseException):
             raise InputError(f"--cluster {address}: the worker {worker} cannot run the harness "

@@ -14,7 +14,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-import harness
+from harness import code
 from harness.loading.cases import Case
 from harness.results import FORMAT_VERSION, SubmissionResult
 from harness.loading.spec import Spec
@@ -22,7 +22,6 @@ from harness.loading.spec import Spec
 HASH_FILE = ".harness-hash"
 MAX_FILES = 5000  # of one submission hashed file by file; past that, names and sizes only
 MAX_BYTES = 200 * 1024 * 1024
-_CODE_SUFFIXES = (".py", ".json", ".j2", ".yaml")
 
 
 @dataclass(frozen=True)
@@ -78,16 +77,8 @@ def inputs(spec: Spec, milestone: str | None, cases: list[Case], sandboxed: bool
         _update_file(digest, Path(case.path))
     digest.update(b"\0spec\0")
     _update_tree(digest, Path(spec.folder))
-    for package in _packages():
-        digest.update(f"\0code {package.name}\0".encode())
-        _update_tree(digest, package, _CODE_SUFFIXES)
+    digest.update(f"\0code {code.version()}\0".encode())
     return Inputs(digest.hexdigest())
-
-
-def _packages() -> list[Path]:
-    """The harness's own code and the references (the expected transcripts of random starts)."""
-    import reference
-    return [Path(harness.__file__).parent, Path(reference.__file__).parent]
 
 
 def key(common: Inputs, submission: Path | None) -> str:

@@ -7,7 +7,6 @@ each case whole (spec, case and build travel to the worker); an exception in one
 that case's "harness error", never the batch's end.
 """
 import dataclasses
-import importlib
 import os
 import threading
 import time
@@ -15,14 +14,13 @@ import traceback
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 from harness.building import build as builder
 from harness.building.javac_server import WarmJavac
 from harness.grading import scoring
 from harness.judging import compare, facts
-from harness.loading import config
+from harness.loading import config, functions
 from harness.loading.cases import Case
 from harness.loading.spec import Spec
 from harness.outcome import End
@@ -52,13 +50,13 @@ def run_reference(spec: Spec, case: Case, extra: list[str], inputs, home: str) -
     return runner.run(command, env=reference_env(home), cwd=home, inputs=inputs, limits=case_limits(spec, case))
 
 
-@cache
 def rewriter(name: str | None):
     """The spec's `rewrite` function (module:function), or the identity."""
-    if not name:
-        return lambda text: text
-    module, _, function = name.partition(":")
-    return getattr(importlib.import_module(module), function)
+    return functions.load(name) if name else _identity
+
+
+def _identity(text: str) -> str:
+    return text
 
 
 def state_reader(spec: Spec) -> facts.StateReader | None:

@@ -1,5 +1,4 @@
 """A game's spec: its reference, milestones, build targets, rubric and defaults."""
-import importlib
 import re
 import shlex
 import string
@@ -9,7 +8,7 @@ from pathlib import Path
 
 from harness.loading import policy as policies
 from harness.loading import random_start as random_starts
-from harness.loading import paths
+from harness.loading import functions, paths
 from harness.loading import schema
 from harness.loading import yamlfile
 from harness.errors import InputError
@@ -252,14 +251,13 @@ def _check_language(doc: yamlfile.Document, keys: list, lang: Language) -> None:
 
 def _check_function(doc: yamlfile.Document, keys: list, name: str) -> None:
     """A `module:function` setting names a function of an importable module."""
-    module, _, function = name.partition(":")
     try:
-        callable_ = getattr(importlib.import_module(module), function)
+        functions.load(name)
+    except TypeError:
+        raise InputError(f"{'.'.join(map(str, keys))}: {name} is not a function", doc.path, doc.line_of(keys)) from None
     except (ImportError, AttributeError, ValueError) as problem:
         raise InputError(f"{'.'.join(map(str, keys))}: cannot find {name} ({problem}); give module:function of an importable module",
-                         doc.path, doc.line_of(keys))
-    if not callable(callable_):
-        raise InputError(f"{'.'.join(map(str, keys))}: {name} is not a function", doc.path, doc.line_of(keys))
+                         doc.path, doc.line_of(keys)) from None
 
 
 def _check_references(spec: Spec) -> None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
 
+from harness import atomic
 from harness.building import build as builder
 from harness.errors import InputError
 from harness.grading import submission as grading
@@ -94,9 +95,7 @@ class GameRun:
         with open(self.shared / "lock", "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)  # the others wait here while the first grades
             if not stored.exists():
-                partial = stored.with_name("result.json.partial")
-                partial.write_text(json.dumps(self._grade().to_json()), encoding="utf-8")
-                os.replace(partial, stored)
+                atomic.write_text(stored, json.dumps(self._grade().to_json()))
         return SubmissionResult.from_json(json.loads(stored.read_text(encoding="utf-8")))
 
     def verdict(self, name: str) -> "Verdict":

@@ -9,7 +9,8 @@ import math
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from harness.results import FAILED, HARNESS_ERROR, UNGRADABLE, CaseResult, SubmissionResult
+from harness import atomic
+from harness.results import FAILED, HARNESS_ERROR, UNGRADABLE, CaseResult, SubmissionResult, Verdict
 from harness.safe_text import cap, visible, writable
 
 MESSAGE_CHARS = 4000  # what a student reads in one test's output
@@ -127,8 +128,7 @@ def gradebook(results: list[SubmissionResult], path: Path, not_graded: list[str]
     """One row per submission: its status, the percentage, then every graded rubric item.
     `not_graded` names submissions a stopped run did not reach: rows with that status and no numbers."""
     items = next(([item for item in result.items if item.graded] for result in results if result.items), [])
-    partial = path.with_name(path.name + ".partial")
-    with partial.open("w", newline="", encoding="utf-8") as f:
+    with atomic.replacing(path, newline="") as f:  # a reader never sees half a gradebook
         writer = csv.writer(f)
         writer.writerow([*GRADEBOOK_COLUMNS, *[item.id for item in items]])
         for result in results:
@@ -142,8 +142,7 @@ def gradebook(results: list[SubmissionResult], path: Path, not_graded: list[str]
                              *[f"{earned[item.id].earned:.2f}" if item.id in earned and earned[item.id].counted
                                else "" for item in items]])
         for name in not_graded:
-            writer.writerow([writable(name), "not-graded", *[""] * (len(GRADEBOOK_COLUMNS) - 2 + len(items))])
-    partial.replace(path)  # a reader never sees half a gradebook
+            writer.writerow([writable(name), Verdict.NOT_GRADED, *[""] * (len(GRADEBOOK_COLUMNS) - 2 + len(items))])
 
 
 def gradebook_names(path: Path) -> set[str]:

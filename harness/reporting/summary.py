@@ -12,6 +12,7 @@ from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 
+from harness import atomic
 from harness.results import FAILED, PASSED, SubmissionResult
 from harness.safe_text import cap, visible, writable
 
@@ -251,7 +252,4 @@ def render(page: ClassPage) -> str:
 def write(spec, milestone: str | None, reports: list[Report], not_graded: list[str], path: Path) -> Path:
     """Write the class page atomically; returns its path."""
     page = summarise(reports, not_graded, spec.title, milestone)
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(writable(render(page)), encoding="utf-8")
-    partial.replace(path)
-    return path
+    return atomic.write_text(path, writable(render(page)))

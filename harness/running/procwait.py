@@ -7,6 +7,8 @@ so a line is never typed ahead of the read that is meant to take it.
 import os
 import platform
 
+from harness.running import proctree
+
 # read, pread64, readv on each architecture's syscall table
 _READ_SYSCALLS = {
     "x86_64": {0, 17, 19},
@@ -16,36 +18,7 @@ _READ_SYSCALLS = {
 AVAILABLE = bool(_READ_SYSCALLS) and os.path.exists("/proc/self/task")
 
 
-def _read(path: str) -> str | None:
-    try:
-        with open(path, "rb", buffering=0) as f:
-            return f.read(4096).decode("ascii", "replace")
-    except OSError:
-        return None
-
-
-def _tasks(root_pid: int):
-    """Every (pid, tid) in the process tree under root_pid."""
-    stack = [root_pid]
-    seen = set()
-    while stack:
-        pid = stack.pop()
-        if pid in seen:
-            continue
-        seen.add(pid)
-        try:
-            tids = os.listdir(f"/proc/{pid}/task")
-        except OSError:
-            continue
-        for tid in tids:
-            yield pid, int(tid)
-            children = _read(f"/proc/{pid}/task/{tid}/children")
-            if children:
-                stack.extend(int(c) for c in children.split())
-
-
-def tree_pids(root_pid: int) -> list[int]:
-    return sorted({pid for pid, _ in _tasks(root_pid)})
+_read = proctree.read
 
 
 def _reading_stdin(pid: int, tid: int) -> int | None:
@@ -75,7 +48,7 @@ def _reading_stdin(pid: int, tid: int) -> int | None:
 def cpu_ticks(root_pid: int) -> int:
     """User+system clock ticks of the whole tree: flat while the program is idle."""
     total = 0
-    for pid in tree_pids(root_pid):
+    for pid in proctree.tree(root_pid):
         stat = _read(f"/proc/{pid}/stat")
         if stat:
             fields = stat[stat.rfind(")") + 2 :].split()
@@ -98,7 +71,7 @@ class WaitProbe:
             yield self._reader
             if os.path.exists(f"/proc/{self._reader[0]}/task/{self._reader[1]}"):
                 return
-        yield from _tasks(self.pid)
+        yield from proctree.tasks(self.pid)
 
     def waiting(self) -> bool:
         self._polls += 1

@@ -5,7 +5,6 @@ happened. A run ends with an exit status, a signal, `waiting` (inputs ran out wh
 program reads), `timeout` (a turn or the whole run over its limit) or `output-limit`.
 Whatever happens, everything the run started is killed before `run` returns.
 """
-import ctypes
 import math
 import os
 import select
@@ -18,12 +17,11 @@ from typing import Protocol
 import pexpect
 
 from harness.running import cgroups
-from harness.running import procwait
+from harness.running import proctree, procwait
 from harness.running.budget import METER_SECONDS, SPENT as BUDGET_SPENT
 from harness.running.limits import confine
 from harness.outcome import End
 
-_PR_SET_CHILD_SUBREAPER = 36
 # After output or a typed line, look at the program again almost at once, then back off to
 # 8 ms while it computes; a wait is confirmed by 0.3 ms of silence before a line is typed.
 _FIRST_LOOK = 0.0001
@@ -87,23 +85,7 @@ class FixedInputs:
         return self.lines[self._next - 1]
 
 
-def become_subreaper() -> None:
-    """Orphans of our children (a double-fork escape) are re-parented to us, so we can kill them."""
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-    except (OSError, AttributeError):
-        pass
-
-
-def _own_children() -> set[int]:
-    found = set()
-    try:
-        for tid in os.listdir("/proc/self/task"):
-            with open(f"/proc/self/task/{tid}/children") as f:
-                found.update(int(p) for p in f.read().split())
-    except OSError:
-        pass
-    return found
+become_subreaper = proctree.adopt_orphans
 
 
 def _child_setup(limits: Limits):
@@ -121,7 +103,7 @@ def _kill_everything(child, before: set[int]) -> cgroups.Usage | None:
     hid), then whatever a tree walk, the process group and our orphans still show. Returns
     what the group ran into."""
     usage = cgroups.finish(cgroups.name_for(child.pid))
-    for pid in procwait.tree_pids(child.pid) + [child.pid]:
+    for pid in procwait.proctree.tree(child.pid) + [child.pid]:
         try:
             os.kill(pid, signal.SIGKILL)
         except OSError:
@@ -130,7 +112,7 @@ def _kill_everything(child, before: set[int]) -> cgroups.Usage | None:
         os.killpg(child.pid, signal.SIGKILL)
     except OSError:
         pass
-    for pid in _own_children() - before - {child.pid}:  # escaped descendants, re-parented to us
+    for pid in proctree.children("self") - before - {child.pid}:  # escaped descendants, re-parented to us
         try:
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
@@ -156,7 +138,7 @@ def _signal_name(number: int) -> str:
 
 def run(command: list[str], *, env: dict, cwd: str, inputs, limits: Limits, echo=None) -> RunResult:
     """Run `command` to its end; `inputs.next_line(output_so_far)` supplies each typed line."""
-    before = _own_children()
+    before = proctree.children("self")
     started = time.monotonic()
     try:
         child = pexpect.spawn(

@@ -13,32 +13,13 @@ import os
 import signal
 import time
 
-from harness.running import procwait
-from harness.running import runner
+from harness.running import proctree
 
 _POLL_SECONDS = 0.05
 
 
-def adopt_orphans() -> None:
-    """Make this process the one orphans of its descendants are re-parented to."""
-    runner.become_subreaper()
-
-
-def descendants() -> list[int]:
-    """Every live process below this one (threads excluded)."""
-    me = os.getpid()
-    return [pid for pid in procwait.tree_pids(me) if pid != me]
-
-
-def children(pid: int) -> list[int]:
-    found = []
-    try:
-        for tid in os.listdir(f"/proc/{pid}/task"):
-            with open(f"/proc/{pid}/task/{tid}/children", encoding="ascii") as f:
-                found += [int(p) for p in f.read().split()]
-    except OSError:
-        pass
-    return found
+adopt_orphans = proctree.adopt_orphans
+descendants = proctree.descendants
 
 
 class Runs:
@@ -48,12 +29,12 @@ class Runs:
         self.helpers = frozenset(descendants())  # taken once the fork server is up, before any run
 
     def machinery(self) -> set[int]:
-        return set(self.helpers).union(*(children(pid) for pid in self.helpers))
+        return set(self.helpers).union(*(proctree.children(pid) for pid in self.helpers))
 
     def end(self) -> None:
         """SIGKILL every run and build now below this process."""
         keep = self.machinery()
-        _signal([pid for pid in _alive(descendants()) if pid not in keep], signal.SIGKILL)
+        _signal([pid for pid in proctree.alive(descendants()) if pid not in keep], signal.SIGKILL)
 
     def end_until(self, done) -> None:
         """Keep ending runs (a worker may start one more) until `done()` says the pool has stopped."""
@@ -70,24 +51,11 @@ def _signal(pids: list[int], number: int) -> None:
             pass
 
 
-def _alive(pids: list[int]) -> list[int]:
-    left = []
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
-                state = f.read().rpartition(")")[2].split()[0]
-        except (OSError, IndexError):
-            continue
-        if state not in ("Z", "X"):
-            left.append(pid)
-    return left
-
-
 def kill_all(rounds: int = 50) -> None:
     """SIGKILL whatever is still below this process, until nothing is (a fork in flight is
     caught by the next round)."""
     for _ in range(rounds):
-        left = _alive(descendants())
+        left = proctree.alive(descendants())
         if not left:
             break
         _signal(left, signal.SIGKILL)

@@ -9,11 +9,11 @@ the counts; a value the law rules out fails it at once. Starts a program shows t
 unplayable (drawn again by the harness, and re-rolled by a program that follows the
 reference's Decision) are not part of the sample: the law is that of the playable starts.
 """
-import importlib
 import math
 from collections import Counter
 from dataclasses import dataclass
 
+from harness.loading import functions
 from harness.loading.random_start import Law
 from harness.results import FAILED, PASSED, UNGRADABLE, CaseResult
 
@@ -36,8 +36,7 @@ def reader(name: str | None):
     """The spec's function from a start to its values, or the start itself as one value."""
     if not name:
         return lambda start: [start]
-    module, _, function = name.partition(":")
-    return getattr(importlib.import_module(module), function)
+    return functions.load(name)
 
 
 def counted(rule: Law, starts: list[str]) -> list[str]:
