@@ -44,7 +44,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from harness.building import build as builder
-from harness.classes import batch
+from harness.classes import executor
 from harness.grading import submission as grading
 from harness.suite import linetrace, mutants
 from harness.loading import paths, yamlfile
@@ -404,7 +404,7 @@ def audit(spec: Spec, milestones: list[str | None], cases: list[Case], options: 
             raise InputError(f"--mutant {unknown[0]}: no such mutant of {reference.name}; the ids are in the "
                              "audit's report (module:line:column:operator)")
         made = [m for m in made if m.id in options.only]
-    local = batch.Local(options.jobs, threads=2 * grading.workers(options.jobs))  # threads keep the case workers fed
+    local = executor.Local(options.jobs, threads=2 * grading.workers(options.jobs))  # threads keep the case workers fed
     grader, results, futures, searched = local.grader, [], [], 0
     with tempfile.TemporaryDirectory(prefix="harness-audit-") as scratch:
         try:
@@ -425,7 +425,7 @@ def audit(spec: Spec, milestones: list[str | None], cases: list[Case], options: 
                     progress.done(results[-1])
             if options.search and any(r.status in (SURVIVED, NOT_REACHED) for r in results):
                 explainer = Explainer(auditor, spec, options.search, options.seed,
-                                      min(os.cpu_count() or 1, options.jobs or os.cpu_count() or 1))
+                                      min(os.cpu_count() or 1, options.jobs or os.cpu_count() or 1), reach)
                 try:
                     explainer.grow()
                     searched = len(explainer.probes)
@@ -647,8 +647,10 @@ def _differ_job(job: tuple) -> tuple[int, list[dict]]:
 class Explainer:
     """The differential search of one audit: the sequences grown once, then each mutant's."""
 
-    def __init__(self, auditor: "Auditor", original: Spec, count: int, seed: int, jobs: int):
+    def __init__(self, auditor: "Auditor", original: Spec, count: int, seed: int, jobs: int,
+                 reach: dict[str, set[int]]):
         self.auditor, self.original, self.count, self.seed = auditor, original, count, seed
+        self.reach = reach
         self.reference = auditor.reference
         self.filename = str(auditor.reference.path)
         self.source = auditor.reference.path.read_text(encoding="utf-8")
@@ -722,6 +724,10 @@ class Explainer:
         targets = {(c.milestone, c.target, c.rubric) for c in auditor.cases}
         items = [i.id for i in auditor.spec.items(probe.milestone)
                  if i.graded and (probe.milestone, probe.target, i.id) in targets]
+        # an item judges the code its cases run: the items whose cases reach the mutated lines (all
+        # of them for code no case reaches), so a refusal's layout is not charged to the final board
+        reaching = {c.rubric for c in auditor.cases if self.reach.get(c.name, set()).intersection(mutant.lines)}
+        items = [i for i in items if i in reaching] or items
         case = replace(base, name=f"audit-{mutant.line}", inputs=list(probe.inputs), compare=None, repeat=1,
                        expect=None, points=1, seed=probe.seed)
         try:

@@ -195,13 +195,21 @@ def _only_for_skipped(tree: ast.Module, skip: frozenset, marked: set[int] = froz
     reach an assignment."""
     readers: dict[str, set[str]] = {}
     for top in tree.body:
-        where = top.name if isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else "<module>"
+        # who reads a name: a function or class by its name, a module-level assignment by the names
+        # it gives (`_GLYPHS = _BLACK | _WHITE`: only what reads _GLYPHS reads them), else the module
+        if isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            wheres = {top.name}
+        elif isinstance(top, (ast.Assign, ast.AnnAssign)):
+            targets = top.targets if isinstance(top, ast.Assign) else [top.target]
+            wheres = {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)} or {"<module>"}
+        else:
+            wheres = {"<module>"}
         for node in ast.walk(top):
-            reader = "<marked>" if getattr(node, "lineno", None) in marked else where
+            reader = {"<marked>"} if getattr(node, "lineno", None) in marked else wheres
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-                readers.setdefault(node.id, set()).add(reader)
+                readers.setdefault(node.id, set()).update(reader)
             elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
-                readers.setdefault(node.attr, set()).add(reader)
+                readers.setdefault(node.attr, set()).update(reader)
 
     def names_of(top) -> list[str]:
         if isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
