@@ -390,8 +390,8 @@ def cmd_samples(args) -> int:
             right = sum(v.ok for v in told[spec.game])
             print(f"{spec.game}: {right} of {count[spec.game]} samples as expected.yaml says", flush=True)
 
-    from harness.classes import batch  # a class's machinery: the shared pool, and Ctrl-C ending every run
-    pool = batch.Local()
+    from harness.classes import executor  # a class's machinery: the shared pool, and Ctrl-C ending every run
+    pool = executor.Local()
     try:
         verdicts = samples.check(chosen, pool.grader, pool.builders, say)
     except KeyboardInterrupt:

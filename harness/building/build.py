@@ -356,7 +356,7 @@ def compile_cached(lang: Language, staged: Staged, values: dict, result: Build, 
     compiled = compile_with_fallback(lang, staged, values, result, compiler)
     if key and keepable(compiled, lang.name, out, staged):
         removed = [name for name in before if name not in staged.extras]
-        build_cache.store(key, out, build_cache.Entry(compiled.ok, compiled.log, compiled.reason, compiled.failed_command,
+        build_cache.store(key, out, build_cache.CachedBuild(compiled.ok, compiled.log, compiled.reason, compiled.failed_command,
                                                       list(staged.extras), removed, staged.notes[notes:], values["src"]))
     return compiled
 

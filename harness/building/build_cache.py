@@ -4,7 +4,7 @@ the same harness and the same compiler, give the same program, so it is compiled
 The key hashes everything a build reads: every file of the staged build folder (the
 student's files after intake, the spec's support files), the recipe's steps, the sources
 compiled in order, the compiler found on PATH (its real path, size and time) and the
-version of the code that grades (`harness.code`). An entry is the compiled `out/` folder and what the build said (its
+version of the code that grades (`harness.loading.code`). An entry is the compiled `out/` folder and what the build said (its
 log, the compiler's verdict, files left out); it lives in the user's cache
 (`$XDG_CACHE_HOME/game-harness/builds/`), is written to a private folder first and then
 renamed into place, so a reader never sees half of one and two graders building the same
@@ -20,13 +20,13 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness import code
+from harness.loading import code
 
 MAX_BYTES = 32 << 20  # a compiled program larger than this is not kept
 
 
 @dataclass
-class Entry:
+class CachedBuild:
     """What a build said, besides the files it made."""
     ok: bool
     log: str
@@ -75,12 +75,12 @@ def key(language: str, steps: list[str], sources: list[str], staged_folder: Path
     return digest.hexdigest()
 
 
-def load(build_key: str, out: Path, src: str) -> Entry | None:
+def load(build_key: str, out: Path, src: str) -> CachedBuild | None:
     """The entry for `build_key` with its files copied into `out`; None if there is none."""
     entry_folder = folder() / build_key
     try:
         data = json.loads((entry_folder / "entry.json").read_text(encoding="utf-8"))
-        entry = Entry(**data)
+        entry = CachedBuild(**data)
         shutil.copytree(entry_folder / "out", out, symlinks=True, dirs_exist_ok=True)
     except (OSError, ValueError, TypeError):
         return None
@@ -90,7 +90,7 @@ def load(build_key: str, out: Path, src: str) -> Entry | None:
     return entry
 
 
-def store(build_key: str, out: Path, entry: Entry) -> None:
+def store(build_key: str, out: Path, entry: CachedBuild) -> None:
     """Keep `out` and `entry` under `build_key`; any problem just means no entry."""
     try:
         if sum(p.stat().st_size for p in out.rglob("*") if p.is_file()) > MAX_BYTES:

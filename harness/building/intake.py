@@ -106,18 +106,18 @@ def close(sub: Submission) -> None:
 
 
 def _lone_archive(folder: Path) -> Path | None:
-    entries = [e for e in os.scandir(folder) if not _junk(e.name)]
+    entries = [e for e in os.scandir(folder) if not junk(e.name)]
     if len(entries) == 1 and entries[0].is_file(follow_symlinks=False) and is_archive(Path(entries[0].name)):
         return Path(entries[0].path)
     return None
 
 
-def _junk(name: str) -> bool:
+def junk(name: str) -> bool:
     return name in IGNORED_DIRS or name == ".DS_Store" or name.startswith("._")
 
 
 def _single_top_folder(folder: Path) -> Path:
-    entries = [e for e in os.scandir(folder) if not _junk(e.name)]
+    entries = [e for e in os.scandir(folder) if not junk(e.name)]
     if len(entries) == 1 and entries[0].is_dir(follow_symlinks=False):
         return Path(entries[0].path)
     return folder
@@ -135,7 +135,7 @@ def walk(root: Path) -> tuple[list[str], list[str]]:
         with os.scandir(folder) as entries:
             for entry in entries:
                 name = rel / entry.name
-                if _junk(entry.name) or entry.name.endswith(IGNORED_SUFFIXES):
+                if junk(entry.name) or entry.name.endswith(IGNORED_SUFFIXES):
                     ignored.add(entry.name + ("/" if entry.is_dir(follow_symlinks=False) else ""))
                     continue
                 count += 1
@@ -305,7 +305,7 @@ def _unpack_zip(archive: Path, dest: Path) -> list[str]:
                 notes.append(f"{info.filename}: {_kind(kind)}, skipped")
             elif info.flag_bits & 0x1:
                 raise IntakeProblem(f"{archive.name} is encrypted; hand in an archive without a password")
-            elif parts and not _junk(parts[0]):
+            elif parts and not junk(parts[0]):
                 if not info.is_dir() and info.compress_type not in _ZIP_METHODS:
                     raise IntakeProblem(f"{archive.name} compresses {info.filename} with a method this grader "
                                         "does not unpack; make the zip with the usual (Deflate) compression")
@@ -339,7 +339,7 @@ def _unpack_tar(archive: Path, dest: Path) -> list[str]:
                 kind = "a link" if member.issym() or member.islnk() else "a device or FIFO"
                 notes.append(f"{member.name}: {kind}, skipped")
                 continue
-            if parts and _junk(parts[0]):
+            if parts and junk(parts[0]):
                 continue
             try:  # the standard library's own verdict on what is safe to unpack
                 tarfile.data_filter(member, str(dest))

@@ -7,34 +7,29 @@ process answers it: queued cases are dropped, the programs and builds running ar
 worker then cleans up after its run as usual), the workers end, and the gradebook and class
 page are written for the reports that are finished (the rest are rows marked not graded).
 
-Where each submission is graded is a pool with one small interface (submit, completed,
-interrupt, close): this machine (`Local`) unless `Options.pool` gives a cluster
+Where each submission is graded is an `executor.Executor` (submit, completed, interrupt,
+close): this machine (`executor.Local`) unless `Options.pool` gives a cluster
 (`harness.classes.cluster`); reports and the gradebook are written here either way.
 """
 import os
 import dataclasses
 import signal
 import sys
-import threading
 import time
 import traceback
-from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
-from harness.classes import classroom
-from harness.grading import submission as grading
+from harness.classes import classroom, executor
 from harness.classes import progress
 from harness.classes import resume
 from harness.running import sandbox
-from harness.running import stopping
-from harness.running.environment import fork_server
 from harness.errors import InputError
 from harness.reporting import exports, files, summary, terminal
-from harness.results import BuildSummary, SubmissionResult
-from harness.safe_text import cap, one_line, visible, writable
+from harness.results import SubmissionResult, Verdict
+from harness.safe_text import one_line, visible
 
-NOT_GRADED = "not-graded"
+NOT_GRADED = Verdict.NOT_GRADED
 
 
 @dataclass(frozen=True)
@@ -43,7 +38,7 @@ class Options:
     detail: str  # progress.QUIET | NORMAL | VERBOSE
     colour: str  # auto | always | never
     force: bool  # regrade even what is unchanged
-    pool: object = None  # where submissions are graded: None for this machine (`Local`), or a `cluster.Cluster`
+    pool: "executor.Executor | None" = None  # where submissions are graded: None for this machine (`executor.Local`)
 
 
 @dataclass
@@ -53,32 +48,6 @@ class Done:
     result: SubmissionResult
     report: Path
     reused: bool
-
-
-class Stopped(Exception):
-    """The grading was interrupted: no new case is started."""
-
-
-class StoppableGrader(grading.Grader):
-    """The shared pool of case workers, which starts no new worker once the grading stops."""
-
-    def __init__(self, stop: threading.Event, jobs: int | None = None):
-        super().__init__(jobs)
-        self._stop = stop
-
-    def _workers(self, *args, **kwargs):
-        if self._stop.is_set():
-            raise Stopped("interrupted")
-        return super()._workers(*args, **kwargs)
-
-
-def _workers_ignore_ctrl_c() -> None:
-    """Start the workers' fork server with SIGINT ignored: workers (and what they run) inherit it."""
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        fork_server()
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 def require_some(paths: list[Path]) -> None:
@@ -140,7 +109,7 @@ def _run(spec, milestone, cases, found, keys, options, look, started) -> int:
                 shown.say(one_line(note))
             for item in done:
                 shown.say(_full(item, look) if whole or look.detail == progress.VERBOSE else _line(item, look))
-        pool = options.pool or Local()
+        pool = options.pool or executor.Local()
         pending = {}
         try:
             pending = {pool.submit(spec, milestone, cases, entry): entry for entry in todo}
@@ -149,7 +118,7 @@ def _run(spec, milestone, cases, found, keys, options, look, started) -> int:
                 try:
                     result = future.result()
                 except Exception:  # the harness failed on this submission: its row says so, the rest go on
-                    result = _crashed(spec, milestone, entry, traceback.format_exc())
+                    result = executor.crashed(spec, milestone, entry, traceback.format_exc())
                 paths = _write(result, out / entry.name, keys[entry.name])
                 item = Done(entry, result, paths["html"], False)
                 done.append(item)
@@ -173,7 +142,7 @@ def _run(spec, milestone, cases, found, keys, options, look, started) -> int:
         finally:
             pool.close()
     _class_files(spec, milestone, entries, done, [], out, time.monotonic() - started)
-    return 0 if all(d.result.all_passed and d.result.status == "graded" for d in done) else 1
+    return 0 if all(d.result.all_passed and d.result.status == Verdict.GRADED for d in done) else 1
 
 
 def _write(result: SubmissionResult, folder: Path, key: str) -> dict[str, Path]:
@@ -186,72 +155,6 @@ def _write(result: SubmissionResult, folder: Path, key: str) -> dict[str, Path]:
         raise InputError(f"cannot write the report in {folder} ({problem.strerror or problem}); "
                          "free some space or choose another folder with -o") from None
     return paths
-
-
-def _crashed(spec, milestone, entry: classroom.Entry, problem: str) -> SubmissionResult:
-    """A submission the harness itself failed on: a harness-error row, never the batch's end."""
-    reason = f"the harness failed on this submission (not its fault): {problem.strip().splitlines()[-1]}"
-    builds = {target: BuildSummary(target, None, False, cap(reason, 500), cap(problem, 8000)) for target in spec.targets}
-    return SubmissionResult(submission=entry.shown, name=entry.name, game=spec.game, title=spec.title,
-                            milestone=milestone, sandbox=sandbox.mode(), status="harness-error", builds=builds,
-                            cases=[], items=[], earned=0.0, possible=0.0)
-
-
-class Local:
-    """Grading on this machine: a builder thread per submission in progress, one shared pool
-    of case workers, and on Ctrl-C every run and build below this process ended."""
-
-    def __init__(self, jobs: int | None = None, threads: int | None = None):
-        self.stop = threading.Event()
-        _workers_ignore_ctrl_c()
-        stopping.adopt_orphans()
-        self.runs = stopping.Runs()
-        self.grader = StoppableGrader(self.stop, jobs)
-        self.builders = ThreadPoolExecutor(max_workers=threads or self.grader.jobs)
-
-    def submit(self, spec, milestone, cases, entry: classroom.Entry):
-        return self.builders.submit(grade_entry, self.grader, spec, milestone, cases, entry)
-
-    def completed(self, pending):
-        return as_completed(pending)
-
-    def interrupt(self, pending) -> None:
-        """End everything now: no new case, every run and build killed. A second Ctrl-C cannot
-        cut this short."""
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-        try:
-            self.stop.set()
-            for future in pending:
-                future.cancel()
-            closer = threading.Thread(target=_shut, args=(self.grader, self.builders), daemon=True)
-            closer.start()
-            self.runs.end_until(lambda: not closer.is_alive())
-            closer.join()
-            stopping.kill_all()
-            stopping.reap()
-        finally:
-            signal.signal(signal.SIGINT, previous)
-
-    def close(self) -> None:
-        if not self.stop.is_set():
-            _shut(self.grader, self.builders)
-
-
-def _shut(grader, builders) -> None:
-    grader.close()  # queued cases dropped, running ones end within their limits
-    builders.shutdown(wait=True, cancel_futures=True)
-    grader.close()  # a pool a builder thread made meanwhile
-
-
-def grade_entry(grader, spec, milestone, cases, entry: classroom.Entry) -> SubmissionResult:
-    """One submission, with what the class folder said about it on top of its report."""
-    result = grader.grade(spec, milestone, cases, entry.path, None, entry.name)
-    result = replace(result, submission=writable(entry.shown), name=entry.name)
-    if entry.layout == classroom.MISSING:
-        result.status = "missing-files"
-    for build in result.builds.values():
-        build.intake[:0] = [one_line(cap(note, 500)) for note in entry.notes]
-    return result
 
 
 def _slim(result: SubmissionResult) -> SubmissionResult:
@@ -273,7 +176,7 @@ def _full(item: Done, look: progress.Style) -> str:
 
 def _line(item: Done, look: progress.Style) -> str:
     result = item.result
-    tone = "failing" if result.status == "graded" and not result.all_passed else result.status
+    tone = "failing" if result.status == Verdict.GRADED and not result.all_passed else result.status
     status = progress.paint(f"{result.status:<13}", tone, look.colour)
     kept = "  (unchanged since the last run: kept)" if item.reused else ""
     return (f"{result.percent:6.1f} %  {status} {result.passed}/{result.total} cases  "

@@ -114,7 +114,7 @@ def _plain(path: Path, parent: str) -> Entry:
 
 def _visible_children(folder: Path) -> list[os.DirEntry]:
     with os.scandir(folder) as scan:
-        return sorted((e for e in scan if not intake._junk(e.name)), key=lambda e: (e.name.lower(), e.name))
+        return sorted((e for e in scan if not intake.junk(e.name)), key=lambda e: (e.name.lower(), e.name))
 
 
 def is_class_folder(folder: Path, wanted: set[str]) -> bool:
@@ -151,7 +151,7 @@ def _holds(folder: Path, wanted: set[str]) -> bool:
                 return False
             if entry.is_file(follow_symlinks=False) and (entry.name.lower() in wanted or intake.is_archive(Path(entry.name))):
                 return True
-            if entry.is_dir(follow_symlinks=False) and depth < SEARCH_DEPTH and not intake._junk(entry.name):
+            if entry.is_dir(follow_symlinks=False) and depth < SEARCH_DEPTH and not intake.junk(entry.name):
                 pending.append((Path(entry.path), depth + 1))
     return False
 

@@ -34,12 +34,12 @@ except ImportError:
     Client = as_completed = get_worker = open_comm = None
     WorkerPlugin = object
 
-from harness.classes import classroom
+from harness.classes import classroom, executor
+from harness.grading import submission as grading
 from harness.running import sandbox
-from harness import code
+from harness.loading import code
 from harness.errors import InputError
-from harness.results import BuildSummary, SubmissionResult
-from harness.safe_text import cap
+from harness.results import SubmissionResult
 
 MAX_BYTES = 50 * 1024 * 1024  # of a submission's files sent to a worker (intake's own limit for an archive)
 CONNECT_SECONDS = 5  # a scheduler answers in well under a second; a wrong address waits this long
@@ -126,7 +126,6 @@ class Grading(WorkerPlugin):
         self.setup_data = setup
 
     def setup(self, worker) -> None:
-        from harness.classes import batch
         given = self.setup_data
         self.address = worker.address
         self.folder = Path(tempfile.mkdtemp(prefix="harness-cluster-"))
@@ -135,7 +134,7 @@ class Grading(WorkerPlugin):
         unpack(given.spec_files, specs)
         self.spec = replace(given.spec, folder=specs / Path(given.spec.folder).name)
         self.stop = threading.Event()
-        self.grader = batch.StoppableGrader(self.stop)
+        self.grader = executor.StoppableGrader(self.stop)
         self.refusal = self._refusal()
 
     def _refusal(self) -> str:
@@ -163,14 +162,13 @@ class Grading(WorkerPlugin):
         shutil.rmtree(self.folder, ignore_errors=True)
 
     def grade(self, entry: classroom.Entry, packed: bytes) -> SubmissionResult:
-        from harness.classes import batch
         given = self.setup_data
         if self.refusal:
             return refused(self.spec, given.milestone, entry, self.refusal)
         with tempfile.TemporaryDirectory(prefix="harness-submission-", dir=self.folder) as temp:
             unpack(packed, Path(temp))
             here = replace(entry, path=Path(temp) / Path(entry.path).name)
-            result = batch.grade_entry(self.grader, self.spec, given.milestone, given.cases, here)
+            result = executor.grade_entry(self.grader, self.spec, given.milestone, given.cases, here)
         for build in result.builds.values():
             build.intake.append(f"graded on the cluster worker {self.address}")
         return result
@@ -181,13 +179,7 @@ def grade_task(plugin: str, entry: classroom.Entry, packed: bytes) -> Submission
     return get_worker().plugins[plugin].grade(entry, packed)
 
 
-def refused(spec, milestone, entry: classroom.Entry, reason: str) -> SubmissionResult:
-    """A submission the cluster could not grade, never through its own fault: a harness-error
-    row (counted nowhere, flagged for a person) that says why and what to do."""
-    builds = {target: BuildSummary(target, None, False, cap(reason, 500)) for target in spec.targets}
-    return SubmissionResult(submission=entry.shown, name=entry.name, game=spec.game, title=spec.title,
-                            milestone=milestone, sandbox=sandbox.mode(), status="harness-error", builds=builds,
-                            cases=[], items=[], earned=0.0, possible=0.0)
+refused = executor.unfinished
 
 
 # --- the caller's side ------------------------------------------------------------------------
@@ -206,10 +198,8 @@ class Cluster:
         """A Dask future of the entry's result; a missing submission (nothing to build or run)
         and one too big to send are settled here, as already finished futures."""
         if entry.layout == classroom.MISSING:
-            from harness.classes import batch
-            from harness.grading import submission as grading
             with grading.Grader() as nothing_runs:  # the build finds no files: no program, no pool
-                return _settled(lambda: batch.grade_entry(nothing_runs, spec, milestone, cases, entry))
+                return _settled(lambda: executor.grade_entry(nothing_runs, spec, milestone, cases, entry))
         try:
             packed = pack(entry.path)
         except TooBig as big:

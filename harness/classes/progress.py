@@ -10,10 +10,10 @@ import os
 import sys
 from dataclasses import dataclass
 
+from harness.reporting import terminal
+
 COLOURS = ("auto", "always", "never")
 QUIET, NORMAL, VERBOSE = "quiet", "normal", "verbose"
-_STATUS_COLOURS = {"graded": "32", "failing": "33", "build-failed": "31", "missing-files": "31",
-                   "harness-error": "35", "not-graded": "33"}
 
 
 @dataclass(frozen=True)
@@ -43,9 +43,7 @@ def _tty(stream) -> bool:
         return False
 
 
-def paint(text: str, status: str, on: bool) -> str:
-    code = _STATUS_COLOURS.get(status)
-    return f"\x1b[{code}m{text}\x1b[0m" if on and code else text
+paint = terminal.paint
 
 
 class Progress:

@@ -14,7 +14,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness import code
+from harness.loading import code
 from harness.loading.cases import Case
 from harness.results import FORMAT_VERSION, SubmissionResult
 from harness.loading.spec import Spec

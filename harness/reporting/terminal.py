@@ -5,15 +5,23 @@ submission can clear the grader's screen or fake a score line.
 """
 import sys
 
-from harness.results import MARKS, SubmissionResult
+from harness.results import MARKS, Status, SubmissionResult, Verdict
 from harness.safe_text import cap, one_line, visible
 
-_COLOURS = {"passed": "32", "failed": "31", "ungradable": "33", "harness-error": "35", "bold": "1", "dim": "2"}
+# One palette for every status word the shell shows: a case's, a submission's, and a tone.
+COLOURS = {Status.PASSED: "32", Status.FAILED: "31", Status.UNGRADABLE: "33", Status.HARNESS_ERROR: "35",
+           Verdict.GRADED: "32", Verdict.BUILD_FAILED: "31", Verdict.MISSING_FILES: "31", Verdict.NOT_GRADED: "33",
+           "failing": "33", "bold": "1", "dim": "2"}
 REASON_CHARS = 600
 
 
-def _paint(text: str, colour: str, on: bool) -> str:
-    return f"\x1b[{_COLOURS[colour]}m{text}\x1b[0m" if on else text
+def paint(text: str, colour: str, on: bool) -> str:
+    """`text` in the colour of a status word (or a tone), when colour is on."""
+    code = COLOURS.get(colour)
+    return f"\x1b[{code}m{text}\x1b[0m" if on and code else text
+
+
+_paint = paint
 
 
 def _safe(text: str, limit: int = REASON_CHARS) -> str:

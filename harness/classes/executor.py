@@ -1,0 +1,128 @@
+"""Where a class's submissions are graded: an `Executor` takes one submission at a time
+(`submit`) and hands back futures of their results (`completed`), ends everything on Ctrl-C
+(`interrupt`) and cleans up (`close`). `Local` grades on this machine with one shared pool of
+case workers; `harness.classes.cluster.Cluster` on a Dask cluster. `harness grade` (through
+`batch`), `harness samples` and `harness audit` use the same `Local`.
+"""
+import signal
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from dataclasses import replace
+from typing import Iterable, Iterator, Protocol
+
+from harness.classes import classroom
+from harness.grading import submission as grading
+from harness.results import BuildSummary, SubmissionResult, Verdict
+from harness.running import sandbox, stopping
+from harness.running.environment import fork_server
+from harness.safe_text import cap, one_line, writable
+
+
+class Executor(Protocol):
+    """The one interface of where submissions are graded."""
+
+    def submit(self, spec, milestone: str | None, cases: list, entry: classroom.Entry) -> Future: ...
+
+    def completed(self, pending: Iterable[Future]) -> Iterator[Future]: ...
+
+    def interrupt(self, pending: Iterable[Future]) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class Stopped(Exception):
+    """The grading was interrupted: no new case is started."""
+
+
+class StoppableGrader(grading.Grader):
+    """The shared pool of case workers, which starts no new worker once the grading stops."""
+
+    def __init__(self, stop: threading.Event, jobs: int | None = None):
+        super().__init__(jobs)
+        self._stop = stop
+
+    def _workers(self, *args, **kwargs):
+        if self._stop.is_set():
+            raise Stopped("interrupted")
+        return super()._workers(*args, **kwargs)
+
+
+def _workers_ignore_ctrl_c() -> None:
+    """Start the workers' fork server with SIGINT ignored: workers (and what they run) inherit it."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        fork_server()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+class Local:
+    """Grading on this machine: a builder thread per submission in progress, one shared pool
+    of case workers, and on Ctrl-C every run and build below this process ended."""
+
+    def __init__(self, jobs: int | None = None, threads: int | None = None):
+        self.stop = threading.Event()
+        _workers_ignore_ctrl_c()
+        stopping.adopt_orphans()
+        self.runs = stopping.Runs()
+        self.grader = StoppableGrader(self.stop, jobs)
+        self.builders = ThreadPoolExecutor(max_workers=threads or self.grader.jobs)
+
+    def submit(self, spec, milestone, cases, entry: classroom.Entry):
+        return self.builders.submit(grade_entry, self.grader, spec, milestone, cases, entry)
+
+    def completed(self, pending):
+        return as_completed(pending)
+
+    def interrupt(self, pending) -> None:
+        """End everything now: no new case, every run and build killed. A second Ctrl-C cannot
+        cut this short."""
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            self.stop.set()
+            for future in pending:
+                future.cancel()
+            closer = threading.Thread(target=_shut, args=(self.grader, self.builders), daemon=True)
+            closer.start()
+            self.runs.end_until(lambda: not closer.is_alive())
+            closer.join()
+            stopping.kill_all()
+            stopping.reap()
+        finally:
+            signal.signal(signal.SIGINT, previous)
+
+    def close(self) -> None:
+        if not self.stop.is_set():
+            _shut(self.grader, self.builders)
+
+
+def _shut(grader, builders) -> None:
+    grader.close()  # queued cases dropped, running ones end within their limits
+    builders.shutdown(wait=True, cancel_futures=True)
+    grader.close()  # a pool a builder thread made meanwhile
+
+
+def grade_entry(grader, spec, milestone, cases, entry: classroom.Entry) -> SubmissionResult:
+    """One submission, with what the class folder said about it on top of its report."""
+    result = grader.grade(spec, milestone, cases, entry.path, None, entry.name)
+    result = replace(result, submission=writable(entry.shown), name=entry.name)
+    if entry.layout == classroom.MISSING:
+        result.status = Verdict.MISSING_FILES
+    for build in result.builds.values():
+        build.intake[:0] = [one_line(cap(note, 500)) for note in entry.notes]
+    return result
+
+
+def crashed(spec, milestone, entry: classroom.Entry, problem: str) -> SubmissionResult:
+    """A submission the harness itself failed on (a traceback): a harness-error row, never the batch's end."""
+    reason = f"the harness failed on this submission (not its fault): {problem.strip().splitlines()[-1]}"
+    return unfinished(spec, milestone, entry, reason, problem)
+
+
+def unfinished(spec, milestone, entry: classroom.Entry, reason: str, log: str = "") -> SubmissionResult:
+    """A submission the harness could not grade, never through its own fault: a harness-error
+    row (counted nowhere, flagged for a person) that says why and what to do."""
+    builds = {target: BuildSummary(target, None, False, cap(reason, 500), cap(log, 8000)) for target in spec.targets}
+    return SubmissionResult(submission=entry.shown, name=entry.name, game=spec.game, title=spec.title,
+                            milestone=milestone, sandbox=sandbox.mode(), status=Verdict.HARNESS_ERROR, builds=builds,
+                            cases=[], items=[], earned=0.0, possible=0.0)
