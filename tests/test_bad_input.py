@@ -4,68 +4,68 @@ import os
 import shutil
 import signal
 import sys
-import time
 
 import pexpect
 import pytest
 
-from tests.conftest import ROOT
+from tests.helpers import ROOT, copy_project
 
 
 @pytest.fixture
-def project(tmp_path):
+def reversi_copy(tmp_path):
     """A copy of the Reversi spec and two of its cases, to break."""
-    (tmp_path / "specs").mkdir()
-    shutil.copytree(ROOT / "specs" / "reversi", tmp_path / "specs" / "reversi")
+    copy_project(ROOT, tmp_path, parts=("specs",), games=("reversi",))
     (tmp_path / "cases" / "reversi").mkdir(parents=True)
     for name in ("ms1-capture-up.yaml", "ms1-prompts.yaml"):
         shutil.copy(ROOT / "cases" / "reversi" / name, tmp_path / "cases" / "reversi" / name)
     return tmp_path
 
 
-def grade(harness_cli, project, monkeypatch):
-    monkeypatch.setenv("HARNESS_ROOT", str(project))
-    return harness_cli("grade", "reversi:ms1", ROOT / "examples" / "reversi" / "correct-ms1-java", "-o", project / "r")
+def grade(harness_cli, reversi_copy, monkeypatch):
+    monkeypatch.setenv("HARNESS_ROOT", str(reversi_copy))
+    return harness_cli("grade", "reversi:ms1", ROOT / "examples" / "reversi" / "correct-ms1-java",
+                       "-o", reversi_copy / "r")
 
 
-def test_unknown_rubric_item_names_file_and_line(harness_cli, project, monkeypatch):
-    case = project / "cases" / "reversi" / "ms1-prompts.yaml"
+def test_unknown_rubric_item_names_file_and_line(harness_cli, reversi_copy, monkeypatch):
+    case = reversi_copy / "cases" / "reversi" / "ms1-prompts.yaml"
     case.write_text(case.read_text().replace("rubric: ms1-enter-move", "rubric: ms1-typo"))
-    done = grade(harness_cli, project, monkeypatch)
+    done = grade(harness_cli, reversi_copy, monkeypatch)
     assert done.returncode == 2
     assert f"{case}:3: rubric item 'ms1-typo' is not in the spec" in done.stderr
-    assert not (project / "r").exists()
+    assert not (reversi_copy / "r").exists()
 
 
-def test_misspelt_key_names_file_and_line(harness_cli, project, monkeypatch):
-    case = project / "cases" / "reversi" / "ms1-capture-up.yaml"
+def test_misspelt_key_names_file_and_line(harness_cli, reversi_copy, monkeypatch):
+    case = reversi_copy / "cases" / "reversi" / "ms1-capture-up.yaml"
     case.write_text(case.read_text().replace("visibility:", "visibilty:"))
-    done = grade(harness_cli, project, monkeypatch)
+    done = grade(harness_cli, reversi_copy, monkeypatch)
     assert done.returncode == 2
     assert f"{case}:5:" in done.stderr and "visibilty" in done.stderr
 
 
-def test_broken_yaml_names_the_line(harness_cli, project, monkeypatch):
-    case = project / "cases" / "reversi" / "ms1-capture-up.yaml"
+def test_broken_yaml_names_the_line(harness_cli, reversi_copy, monkeypatch):
+    case = reversi_copy / "cases" / "reversi" / "ms1-capture-up.yaml"
     case.write_text(case.read_text().replace('inputs: ["5", "d"]', 'inputs: ["5", "d"'))
-    done = grade(harness_cli, project, monkeypatch)
+    done = grade(harness_cli, reversi_copy, monkeypatch)
     assert done.returncode == 2
     assert str(case) in done.stderr and "not valid YAML" in done.stderr
 
 
-def test_wrong_type_in_expect_names_its_line(harness_cli, project, monkeypatch):
-    case = project / "cases" / "reversi" / "ms1-capture-up.yaml"
+def test_wrong_type_in_expect_names_its_line(harness_cli, reversi_copy, monkeypatch):
+    case = reversi_copy / "cases" / "reversi" / "ms1-capture-up.yaml"
     case.write_text(case.read_text().replace("exit: 0", "exit: finished"))
-    done = grade(harness_cli, project, monkeypatch)
+    done = grade(harness_cli, reversi_copy, monkeypatch)
     assert done.returncode == 2
     line = next(i for i, l in enumerate(case.read_text().splitlines(), 1) if "exit: finished" in l)
     assert f"{case}:{line}:" in done.stderr
 
 
-def test_broken_spec_names_its_line(harness_cli, project, monkeypatch):
-    spec = project / "specs" / "reversi" / "spec.yaml"
+@pytest.mark.slow  # grades a course game's Java sample
+def test_broken_spec_names_its_line(harness_cli, reversi_copy, monkeypatch):
+    spec = reversi_copy / "specs" / "reversi" / "spec.yaml"
     spec.write_text(spec.read_text().replace("points: 20", "points: lots", 1))
-    done = grade(harness_cli, project, monkeypatch)
+    done = grade(harness_cli, reversi_copy, monkeypatch)
     assert done.returncode == 2
     assert f"{spec}:" in done.stderr and "lots" in done.stderr
 
@@ -84,17 +84,17 @@ def test_bad_command_line_is_exit_2(harness_cli):
 
 # --- hostile or absurd files: a line, never a traceback or a hang -------------------------
 
-def in_process(project, monkeypatch, capsys, *argv):
-    """`harness ARGV` run in this process against `project`; (exit code, stderr)."""
+def in_process(reversi_copy, monkeypatch, capsys, *argv):
+    """`harness ARGV` run in this process against `reversi_copy`; (exit code, stderr)."""
     from harness import cli
-    monkeypatch.setenv("HARNESS_ROOT", str(project))
+    monkeypatch.setenv("HARNESS_ROOT", str(reversi_copy))
     code = cli.main([str(a) for a in argv])
     return code, capsys.readouterr().err
 
 
-def grade_ms1(project, monkeypatch, capsys):
-    return in_process(project, monkeypatch, capsys, "grade", "reversi:ms1",
-                      ROOT / "examples" / "reversi" / "correct-ms1-java", "-o", project / "r")
+def grade_ms1(reversi_copy, monkeypatch, capsys):
+    return in_process(reversi_copy, monkeypatch, capsys, "grade", "reversi:ms1",
+                      ROOT / "examples" / "reversi" / "correct-ms1-java", "-o", reversi_copy / "r")
 
 
 def line_of(path, text) -> int:
@@ -108,8 +108,8 @@ def one_clean_line(err: str) -> str:
 
 
 @pytest.fixture
-def case(project):
-    return project / "cases" / "reversi" / "ms1-capture-up.yaml"
+def case(reversi_copy):
+    return reversi_copy / "cases" / "reversi" / "ms1-capture-up.yaml"
 
 
 @pytest.mark.parametrize("old, new, marker, message", [
@@ -123,39 +123,35 @@ def case(project):
     ("points: 1", "points: 1\nseed: 2020-13-45", "seed:", "'2020-13-45' cannot be read as timestamp"),
     ("points: 1", "points: 1\nseed: " + "9" * 5000, "seed:", "a number of 5000 digits"),
 ])
-def test_a_malformed_case_is_one_line_at_its_line(project, case, monkeypatch, capsys, old, new, marker, message):
+def test_a_malformed_case_is_one_line_at_its_line(reversi_copy, case, monkeypatch, capsys, old, new, marker, message):
     case.write_text(case.read_text().replace(old, new, 1))
-    code, err = grade_ms1(project, monkeypatch, capsys)
+    code, err = grade_ms1(reversi_copy, monkeypatch, capsys)
     assert code == 2
     assert one_clean_line(err).startswith(f"harness: {case}:{line_of(case, marker)}: ")
     assert message in err
-    assert not (project / "r").exists()
+    assert not (reversi_copy / "r").exists()
 
 
-def test_an_alias_bomb_is_refused_at_once(project, case, monkeypatch, capsys):
+def test_an_alias_bomb_is_refused_at_once(reversi_copy, case, monkeypatch, capsys):
     bomb = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
     bomb += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 11)]
     case.write_text(case.read_text() + "\n".join(bomb) + "\n")
-    started = time.monotonic()
-    code, err = grade_ms1(project, monkeypatch, capsys)
-    assert time.monotonic() - started < 2
+    code, err = grade_ms1(reversi_copy, monkeypatch, capsys)
     assert code == 2
     assert one_clean_line(err).startswith(f"harness: {case}:{line_of(case, 'a1: &a1')}: alias *a0 is not allowed")
 
 
-def test_a_huge_case_is_refused_before_it_is_read(project, case, monkeypatch, capsys):
+def test_a_huge_case_is_refused_before_it_is_read(reversi_copy, case, monkeypatch, capsys):
     with open(case, "a") as handle:
         handle.write("# " + "x" * (50 * 2**20) + "\n")
-    started = time.monotonic()
-    code, err = grade_ms1(project, monkeypatch, capsys)
-    assert time.monotonic() - started < 1
+    code, err = grade_ms1(reversi_copy, monkeypatch, capsys)
     assert code == 2 and f"{case}: the file is 50.0 MB, over the 20 MB limit" in one_clean_line(err)
 
 
-def test_a_fifo_named_like_a_case_does_not_hang(project, monkeypatch, capsys):
-    fifo = project / "cases" / "reversi" / "ms1-zz-fifo.yaml"
+def test_a_fifo_named_like_a_case_does_not_hang(reversi_copy, monkeypatch, capsys):
+    fifo = reversi_copy / "cases" / "reversi" / "ms1-zz-fifo.yaml"
     os.mkfifo(fifo)
-    code, err = grade_ms1(project, monkeypatch, capsys)
+    code, err = grade_ms1(reversi_copy, monkeypatch, capsys)
     assert code == 2 and f"{fifo}: not a regular file" in one_clean_line(err)
 
 
@@ -171,20 +167,21 @@ SPEC_JAVA = "      java:\n        files: [Reversi.java]\n        main: Reversi\n
     ("        support: [/etc/hostname]\n", "support:", "support: '/etc/hostname' must be a relative path"),
     ("        optional: [../../../etc/hostname]\n", "optional:", "without '..'"),
 ])
-def test_a_spec_that_could_crash_or_escape_is_refused_at_its_line(project, monkeypatch, capsys, extra, marker, message):
-    spec = project / "specs" / "reversi" / "spec.yaml"
+def test_a_spec_that_could_crash_or_escape_is_refused_at_its_line(reversi_copy, monkeypatch, capsys, extra, marker,
+                                                                   message):
+    spec = reversi_copy / "specs" / "reversi" / "spec.yaml"
     spec.write_text(spec.read_text().replace(SPEC_JAVA, SPEC_JAVA + extra, 1))
-    code, err = grade_ms1(project, monkeypatch, capsys)
+    code, err = grade_ms1(reversi_copy, monkeypatch, capsys)
     assert code == 2
     assert one_clean_line(err).startswith(f"harness: {spec}:{line_of(spec, marker)}: ")
     assert message in err
 
 
 @pytest.mark.parametrize("files", ["[/etc/hostname]", "['../x/Reversi.java']", "['']"])
-def test_submission_file_names_stay_inside_the_submission(project, monkeypatch, capsys, files):
-    spec = project / "specs" / "reversi" / "spec.yaml"
+def test_submission_file_names_stay_inside_the_submission(reversi_copy, monkeypatch, capsys, files):
+    spec = reversi_copy / "specs" / "reversi" / "spec.yaml"
     spec.write_text(spec.read_text().replace("files: [Reversi.java]", f"files: {files}", 1))
-    code, err = grade_ms1(project, monkeypatch, capsys)
+    code, err = grade_ms1(reversi_copy, monkeypatch, capsys)
     assert code == 2
     assert one_clean_line(err).startswith(f"harness: {spec}:{line_of(spec, 'files: ' + files)}: files: ")
     assert "must be a relative path inside the folder" in err
@@ -192,17 +189,17 @@ def test_submission_file_names_stay_inside_the_submission(project, monkeypatch, 
 
 # --- the command line and the environment ----------------------------------------------
 
-def test_reports_onto_an_existing_file_is_refused(project, monkeypatch, capsys):
-    target = project / "a-file"
+def test_reports_onto_an_existing_file_is_refused(reversi_copy, monkeypatch, capsys):
+    target = reversi_copy / "a-file"
     target.write_text("keep me")
-    code, err = in_process(project, monkeypatch, capsys, "grade", "reversi:ms1", project, "-o", target)
+    code, err = in_process(reversi_copy, monkeypatch, capsys, "grade", "reversi:ms1", reversi_copy, "-o", target)
     assert code == 2 and "is a file, not a folder" in one_clean_line(err)
     assert target.read_text() == "keep me"
 
 
-def test_a_missing_submission_is_refused(project, monkeypatch, capsys):
-    code, err = in_process(project, monkeypatch, capsys, "grade", "reversi", project / "nowhere")
-    assert code == 2 and f"no such file or folder: {project / 'nowhere'}" in one_clean_line(err)
+def test_a_missing_submission_is_refused(reversi_copy, monkeypatch, capsys):
+    code, err = in_process(reversi_copy, monkeypatch, capsys, "grade", "reversi", reversi_copy / "nowhere")
+    assert code == 2 and f"no such file or folder: {reversi_copy / 'nowhere'}" in one_clean_line(err)
 
 
 @pytest.mark.parametrize("name, value, message", [

@@ -13,7 +13,7 @@ from harness.running.budget import SPENT, Budget, Meter, counter
 from harness.loading.cases import load_case
 from harness.running.environment import Workdir, child_env, fork_server
 from harness.errors import InputError
-from tests.conftest import FIXTURE
+from tests.helpers import FIXTURE
 
 QUARTER = 0.25  # exact in binary: a lost update would show in the sum
 

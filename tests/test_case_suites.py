@@ -4,6 +4,8 @@ import pytest
 from harness.loading import cases as caseload
 from harness.loading import spec as specs
 
+pytestmark = pytest.mark.slow  # every course game's case suite against its reference
+
 
 @pytest.mark.parametrize("game", specs.games())
 def test_every_graded_rubric_item_has_cases(game):

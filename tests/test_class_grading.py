@@ -3,7 +3,6 @@ progress, Ctrl-C that leaves finished reports and no process behind, and a secon
 grades only what changed. Real `harness grade` runs of Python Reversi samples on two cases."""
 import csv
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -17,7 +16,9 @@ from harness.loading import cases as caseload
 from harness.classes import classroom
 from harness.running import procwait
 from harness.loading import spec as specs
-from tests.conftest import ROOT
+from tests.helpers import ROOT, process
+
+pytestmark = pytest.mark.slow  # classes of Reversi graded through the command line
 
 CORRECT = (ROOT / "examples" / "reversi" / "correct-python" / "reversi.py").read_text(encoding="utf-8")
 # The handout's message without its "!": a realistic slip in the illegal-move cases' item
@@ -162,16 +163,6 @@ def test_the_gradebook_has_a_status_and_a_column_per_graded_item(graded_class, i
     assert all(rows["alice"][other] == "" for other in graded if other != item)  # no case run: not counted
 
 
-def _process(pid: int) -> tuple[str, str] | None:
-    """(start time, state) of a live process, None once it is gone (a zombie is gone)."""
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
-            fields = f.read().rpartition(")")[2].split()
-    except OSError:
-        return None
-    return None if fields[0] in ("Z", "X") else (fields[19], fields[0])
-
-
 def test_ctrl_c_leaves_finished_reports_and_no_process_and_the_rerun_grades_the_rest(tmp_path, illegal_cases):
     room, out, temp = tmp_path / "class", tmp_path / "out", tmp_path / "tmp"
     temp.mkdir()
@@ -186,7 +177,7 @@ def test_ctrl_c_leaves_finished_reports_and_no_process_and_the_rerun_grades_the_
         while "report.html" not in seen[-1] and seen[-1]:
             seen.append(child.stdout.readline())
         assert "report.html" in seen[-1], "".join(seen)
-        started = {pid: _process(pid) for pid in procwait.tree_pids(child.pid) if pid != child.pid}
+        started = {pid: process(pid) for pid in procwait.tree_pids(child.pid) if pid != child.pid}
         assert started, "the grading had started no process"
         child.send_signal(signal.SIGINT)
         rest, err = child.communicate(timeout=120)
@@ -202,7 +193,7 @@ def test_ctrl_c_leaves_finished_reports_and_no_process_and_the_rerun_grades_the_
     graded = {name for name, row in rows.items() if row["status"] != "not-graded"}
     assert len(graded) == len(finished) and all((out / name / "report.html").is_file() for name in graded)
     assert (out / "index.html").is_file()
-    assert [pid for pid, was in started.items() if was and _process(pid) == was] == []
+    assert [pid for pid, was in started.items() if was and process(pid) == was] == []
     assert list(temp.iterdir()) == []  # build and run folders removed
 
     # Running the same command again keeps what is finished and unchanged, grades the rest:

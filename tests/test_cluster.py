@@ -1,7 +1,7 @@
 """A class graded on a real Dask cluster (a scheduler and two workers started here, on this
 machine) gets exactly the grades the same class gets on this machine, both workers take part,
 and a wrong address is one line and exit 2. The class is the fixture game's samples; what
-each must lose comes from the rules of tests/test_fixture_grading.py."""
+each must lose comes from the fixture game's rules (tests/helpers.py)."""
 import contextlib
 import csv
 import json
@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 
 from harness.loading import spec as specs
-from tests.conftest import FIXTURE, ROOT, SAMPLES
-from tests.test_fixture_grading import RULES
+from tests.helpers import FIXTURE, ROOT, RULES, SAMPLES
+
+pytestmark = pytest.mark.slow  # a class graded on a real Dask cluster
 
 FOLDERS = ("correct", "correct-cpp", "bug-add")
 ZIPPED = "bug-illegal"  # an archive travels as the file it is

@@ -9,7 +9,7 @@ from harness.judging import compare
 from harness.loading import spec as specs
 from harness.errors import InputError
 from harness.outcome import End
-from tests.conftest import ROOT
+from tests.helpers import ROOT
 
 EXPECTED = [{"out": "Board\nRow? "}, {"in": "4"}, {"out": "Not a legal move!\nRow? "}, {"in": "3"},
             {"out": "done\n"}]

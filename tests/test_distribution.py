@@ -21,9 +21,8 @@ from harness.starts import drawing
 from harness.loading import spec as specs
 from harness.errors import InputError
 from harness.results import CaseResult
+from tests.helpers import FIXTURE, copy_project
 
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURE = ROOT / "tests" / "fixture"
 
 
 def _law(game: str) -> distribution.Law:
@@ -141,11 +140,9 @@ LEAST = 80  # starts a grading collects: a 1-4 generator's lack of a 5 is below 
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory) -> Path:
+def law_project(tmp_path_factory) -> Path:
     """The fixture game, whose start must be uniform over 1-5 (a 6 is re-rolled or drawn again)."""
-    root = tmp_path_factory.mktemp("tally-law")
-    shutil.copytree(FIXTURE / "specs", root / "specs")
-    shutil.copytree(FIXTURE / "cases", root / "cases")
+    root = copy_project(FIXTURE, tmp_path_factory.mktemp("tally-law"), parts=("specs", "cases"))
     spec_file = root / "specs" / "tally" / "spec.yaml"
     text = spec_file.read_text(encoding="utf-8")
     law = textwrap.indent(yaml.safe_dump({"distribution": {
@@ -165,8 +162,8 @@ def _program(tmp_path: Path, roll: str) -> Path:
     return folder
 
 
-def _grade(project: Path, submission: Path):
-    spec, milestone = specs.parse_game("tally", project)
+def _grade(law_project: Path, submission: Path):
+    spec, milestone = specs.parse_game("tally", law_project)
     found = caseload.load_all(spec, milestone)
     result = grading.grade(spec, milestone, found, submission)
     return spec, found, result
@@ -176,8 +173,9 @@ def _check(result):
     return next(c for c in result.cases if c.name == distribution.CHECK_NAME)
 
 
-def test_a_correct_program_passes_the_check_on_its_own_starts_and_the_top_ups(project):
-    spec, found, result = _grade(project, FIXTURE / "examples" / "tally" / "correct")
+@pytest.mark.slow  # a grading of the fixture game topped up to 80 starts
+def test_a_correct_program_passes_the_check_on_its_own_starts_and_the_top_ups(law_project):
+    spec, found, result = _grade(law_project, FIXTURE / "examples" / "tally" / "correct")
     check = _check(result)
     assert check.status == "passed", check.notes
     drawn = sum(len(c.starts) for c in result.cases if c.name != distribution.CHECK_NAME)
@@ -185,10 +183,11 @@ def test_a_correct_program_passes_the_check_on_its_own_starts_and_the_top_ups(pr
     assert result.percent == pytest.approx(100.0)
 
 
-def test_a_one_to_four_program_loses_the_check_and_only_it(project, tmp_path):
+@pytest.mark.slow  # a grading of the fixture game topped up to 80 starts
+def test_a_one_to_four_program_loses_the_check_and_only_it(law_project, tmp_path):
     """Every start of 1-4 is within the rules: only the law sees that 5 never comes."""
     assert _exact_tail(0, LEAST, 1 / 5) < distribution.FALSE_ALARM / 5
-    spec, found, result = _grade(project, _program(tmp_path, "random.randint(1, 4)"))
+    spec, found, result = _grade(law_project, _program(tmp_path, "random.randint(1, 4)"))
     check = _check(result)
     assert check.status == "failed" and "'5' came 0 times" in check.reason
     assert "value  observed  expected" in check.notes[0]
@@ -200,16 +199,17 @@ def test_a_one_to_four_program_loses_the_check_and_only_it(project, tmp_path):
     assert [i.id for i in result.items if i.counted and i.earned < i.weight - 1e-9] == ["setup"]
 
 
-def test_a_program_drawing_outside_the_law_loses_the_check(project, tmp_path):
+@pytest.mark.slow  # a grading of the fixture game topped up to 80 starts
+def test_a_program_drawing_outside_the_law_loses_the_check(law_project, tmp_path):
     """Starts of 1-12: against the rules half the time, and the law sees the values it rules out."""
-    spec, found, result = _grade(project, FIXTURE / "examples" / "tally" / "bug-start-range")
+    spec, found, result = _grade(law_project, FIXTURE / "examples" / "tally" / "bug-start-range")
     check = _check(result)
     assert check.status == "failed" and "rules out" in check.reason
 
 
-def test_a_law_naming_a_missing_case_is_refused_with_its_line(project, tmp_path):
+def test_a_law_naming_a_missing_case_is_refused_with_its_line(law_project, tmp_path):
     root = tmp_path / "bad"
-    shutil.copytree(project, root)
+    shutil.copytree(law_project, root)
     spec_file = root / "specs" / "tally" / "spec.yaml"
     text = spec_file.read_text(encoding="utf-8").replace("case: setup-start", "case: no-such-case")
     spec_file.write_text(text, encoding="utf-8")
@@ -219,12 +219,13 @@ def test_a_law_naming_a_missing_case_is_refused_with_its_line(project, tmp_path)
     assert "no-such-case" in str(raised.value) and f":{line}" in str(raised.value)
 
 
-def test_a_setup_case_passed_by_luck_is_settled_by_more_runs(project, tmp_path, grader):
+@pytest.mark.slow  # a grading of the fixture game topped up to 80 starts
+def test_a_setup_case_passed_by_luck_is_settled_by_more_runs(law_project, tmp_path, grader):
     """A program drawing a forbidden start (7) one time in six passes the 12 runs of
     setup-start one time in nine. Once a run elsewhere showed a forbidden start, the passed
     setup case runs again, SETTLE_RUNS more times at most, and fails; a correct program's passes
     stand; without such a start nothing runs again."""
-    spec, milestone = specs.parse_game("tally", project)
+    spec, milestone = specs.parse_game("tally", law_project)
     found = caseload.load_all(spec, milestone)
     setup = next(c for c in found if c.name == "setup-start")
     other = next(c for c in found if c.rubric != "setup")

@@ -8,69 +8,14 @@ them), and the percentage follows from the rubric weights and case points as REA
 import dataclasses
 import shutil
 import textwrap
-from pathlib import Path
 
 import pytest
 
 from harness.loading import spec as specs
 from harness.outcome import End
 from harness.results import FAILED, HARNESS_ERROR, PASSED, UNGRADABLE
-from tests.conftest import FIXTURE, SAMPLES, unplannable_case
-
-LEGAL = ("1", "2", "3")  # the handout's legal additions
-
-
-def typed(case) -> list[str]:
-    """The lines a case types (for a strategy, the moves it repeats)."""
-    if case.strategy is None:
-        return case.prefix
-    return ["1"] if case.strategy["strategy"] == "ones" else [str(m) for m in case.strategy["moves"]]
-
-
-def is_number(line: str) -> bool:
-    return line.strip().lstrip("+-").isdigit()
-
-
-def expected_percent(spec, cases, failing: set[str]) -> float:
-    """Each graded item's weight times the share of its case points that passed, over the graded weights."""
-    earned = possible = 0.0
-    for item in spec.rubric:
-        mine = [c for c in cases if c.rubric == item.id]
-        if not item.graded or not mine:
-            continue
-        passed = sum(c.points for c in mine if c.name not in failing)
-        earned += item.points * passed / sum(c.points for c in mine)
-        possible += item.points
-    return round(100 * earned / possible, 2)
-
-
-def reaches_goal(case) -> bool:
-    return case.expected_end == End.exited(0)
-
-
-# sample -> (the cases it fails, the rubric items it loses): each rule says why, from the case.
-RULES = {
-    "correct": (lambda spec, case: False, set()),
-    "correct-cpp": (lambda spec, case: False, set()),
-    # every legal number adds 1: the cases that type 2 or 3
-    "bug-add": (lambda spec, case: any(line in ("2", "3") for line in typed(case)), {"add"}),
-    # any whole number is taken: the cases that type one outside 1-3
-    "bug-illegal": (lambda spec, case: any(is_number(x) and x not in LEGAL for x in typed(case)), {"illegal"}),
-    # keeps asking at exactly 10: the cases the reference plays to the goal
-    "bug-end": (lambda spec, case: reaches_goal(case), {"end"}),
-    # a banner is an extra line: the cases whose policy does not ignore extra lines
-    "variant-banner": (lambda spec, case: not spec.policy(case.rubric, case.compare)["ignore_extra_lines"],
-                       {"prompt"}),
-    # its own refusal wording: the cases that type a refused line and do not read the example wording
-    "variant-wording": (lambda spec, case: any(x not in LEGAL for x in typed(case))
-                        and not spec.policy(case.rubric, case.compare)["messages"], set()),
-    # starts against the rules half the time: only the setup item's cases see them; the others draw again
-    "bug-start-range": (lambda spec, case: case.rubric == spec.random_start.rubric, {"setup"}),
-    # sometimes shows a 6 (already at the goal): drawn again, never charged
-    "variant-six": (lambda spec, case: False, set()),
-    # a word ends it with a traceback: the cases that type one
-    "bug-crash": (lambda spec, case: any(not is_number(x) for x in typed(case)), {"illegal", "end"}),
-}
+from tests.helpers import (FIXTURE, LEGAL, RULES, SAMPLES, command_lines, expected_percent, is_number, typed,
+                           unplannable_case)
 
 
 @pytest.mark.parametrize("sample", list(RULES))
@@ -156,15 +101,7 @@ def test_a_program_that_hangs_times_out_and_the_others_are_graded(tally, grader)
             assert case.seconds < 5
     # nothing it started outlives the grading: no process runs the program's command any more
     commands = {"\0".join(c.command) for c in result.cases}
-    assert commands and not commands & set(_running_commands())
-
-
-def _running_commands():
-    for proc in Path("/proc").iterdir():
-        try:
-            yield (proc / "cmdline").read_bytes().rstrip(b"\0").decode(errors="replace")
-        except OSError:
-            continue
+    assert commands and not commands & set(command_lines())
 
 
 def test_a_case_the_reference_cannot_plan_is_a_harness_error_and_the_rest_are_graded(tally, grader, tmp_path):

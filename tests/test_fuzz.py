@@ -26,7 +26,9 @@ from harness.loading import cases
 from harness import cli
 from harness.loading import spec as specs
 from harness.errors import InputError
-from tests.conftest import ROOT
+from tests.helpers import ROOT, copy_project
+
+pytestmark = pytest.mark.slow  # property-based fuzzing of cases, specs and the command line
 
 DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 FUZZ = settings(max_examples=200, deadline=timedelta(seconds=3), database=None, derandomize=True,
@@ -114,10 +116,9 @@ def mutated_yaml(draw, original: str, keys: list[str]) -> bytes:
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory):
+def courses(tmp_path_factory):
     """A copy of the specs and a few cases, to break."""
-    root = tmp_path_factory.mktemp("project")
-    shutil.copytree(ROOT / "specs", root / "specs")
+    root = copy_project(ROOT, tmp_path_factory.mktemp("project"), parts=("specs",))
     for game in SPEC_GAMES + ["connect"]:
         (root / "cases" / game).mkdir(parents=True)
         law = (yaml.safe_load((ROOT / "specs" / game / "spec.yaml").read_text(encoding="utf-8")).get("random_start")
@@ -148,12 +149,12 @@ def _sane(value, upper) -> bool:
 
 @FUZZ
 @given(data=st.data())
-def test_any_case_file_loads_sanely_or_is_one_line_at_its_line(project, data):
+def test_any_case_file_loads_sanely_or_is_one_line_at_its_line(courses, data):
     source = data.draw(st.sampled_from(CASE_FILES))
     game = source.parent.name
-    path = project / "cases" / game / "fuzzed.yaml"
+    path = courses / "cases" / game / "fuzzed.yaml"
     path.write_bytes(data.draw(mutated_yaml(source.read_text(), CASE_KEYS)))
-    spec = specs.load(game, project)
+    spec = specs.load(game, courses)
     try:
         case = cases.load_case(path, spec)
     except InputError as problem:
@@ -201,15 +202,15 @@ WORDS = ["", "-", "--", "-x", "--bogus", "=", "é", "\x1b[2J", "\x00", "a b", "'
 
 
 @st.composite
-def command_lines(draw, project: Path) -> tuple[list[str], dict]:
+def command_lines(draw, courses: Path) -> tuple[list[str], dict]:
     """An argv for `harness` and the HARNESS_* settings to run it with."""
     game = draw(st.sampled_from(["reversi", "reversi:ms1", "reversi:ms9", "reversi:", ":", "nosuch", "REVERSI",
                                  "../specs/reversi", "/etc", "silver-dollar", "strings-and-coins"]) | st.sampled_from(WORDS))
-    submission = draw(st.sampled_from([str(project / "empty-submission"), str(project / "nowhere"),
-                                       str(project / "a-file.txt"), "", "/dev/null", "/"]) | st.sampled_from(WORDS))
-    out = draw(st.sampled_from([str(project / "reports"), str(project / "a-file.txt"), "/proc/version", ""]))
-    case_out = draw(st.sampled_from([str(project / "rec" / f"r{draw(st.integers(0, 3))}.yaml"),
-                                     str(project / "a-file.txt"), str(project / "rec"), str(project / "x.yaml.txt")]))
+    submission = draw(st.sampled_from([str(courses / "empty-submission"), str(courses / "nowhere"),
+                                       str(courses / "a-file.txt"), "", "/dev/null", "/"]) | st.sampled_from(WORDS))
+    out = draw(st.sampled_from([str(courses / "reports"), str(courses / "a-file.txt"), "/proc/version", ""]))
+    case_out = draw(st.sampled_from([str(courses / "rec" / f"r{draw(st.integers(0, 3))}.yaml"),
+                                     str(courses / "a-file.txt"), str(courses / "rec"), str(courses / "x.yaml.txt")]))
     number = draw(st.sampled_from(["1", "0", "-1", "nan", "inf", "1e400", "2.5", "9" * 30, "x", ""]))
     options = draw(st.lists(st.sampled_from([["-o", out], ["-k", draw(st.sampled_from(WORDS + ["capture"]))],
                                              ["-v"], ["--check"], ["--no-sandbox"], ["--points", number],
@@ -222,7 +223,7 @@ def command_lines(draw, project: Path) -> tuple[list[str], dict]:
         argv = [command, game, "-o", case_out]
         options = [o for o in options if o[0] not in ("--help", "-o")]
     elif command == "regen":  # never a whole game: each case runs the reference
-        argv = [command, draw(st.sampled_from(["nosuch", str(project / "nowhere.yaml"), "/dev/null", "x.yml"]))]
+        argv = [command, draw(st.sampled_from(["nosuch", str(courses / "nowhere.yaml"), "/dev/null", "x.yml"]))]
     elif command == "play":  # only what stops before the game starts
         argv = [command, draw(st.sampled_from(["nosuch", "../specs/reversi", ""])), "--help"]
         options = []
@@ -239,13 +240,13 @@ def command_lines(draw, project: Path) -> tuple[list[str], dict]:
 
 @settings(FUZZ, max_examples=120, deadline=timedelta(seconds=10))
 @given(data=st.data())
-def test_any_command_line_exits_0_1_or_2_with_one_clear_line(project, data):
-    argv, environment = data.draw(command_lines(project))
+def test_any_command_line_exits_0_1_or_2_with_one_clear_line(courses, data):
+    argv, environment = data.draw(command_lines(courses))
     saved = {name: os.environ.get(name) for name in [*environment, "HARNESS_ROOT"]}
     err, out = io.StringIO(), io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
     stdin = sys.stdin
     try:
-        for name, value in {**environment, "HARNESS_ROOT": str(project)}.items():
+        for name, value in {**environment, "HARNESS_ROOT": str(courses)}.items():
             if value is None:
                 os.environ.pop(name, None)
             else:

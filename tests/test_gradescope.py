@@ -19,7 +19,9 @@ from harness.loading import cases as caseload
 from harness.loading import spec as specs
 from harness.reporting import exports
 from harness.results import SubmissionResult
-from tests.conftest import ROOT
+from tests.helpers import ROOT
+
+pytestmark = pytest.mark.slow  # Reversi built and graded in a simulated autograder
 
 SELECT = "ms2-illegal"  # ms2-illegal-mixed (hidden) and ms2-illegal-white (public)
 BROKEN = 'public class Reversi {\n    public static void main(String[] args) {\n        System.out.println("x")\n    }\n}\n'

@@ -10,13 +10,14 @@ import shutil
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 
 from reference.jrandom import JavaRandom
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.slow  # checked against the real java.util.Random
+
 
 SEEDS = [0, 1, 42, 2021, -1, -7, -123456789012, 123456789, -(2**63), 2**63 - 1]
 BOUNDS = [None, 1, 2, 6, 7, 10, 16, 100, 2**30, 1_000_000_007, 3 * 2**29 - 1, 2**31 - 1]  # None: nextInt()

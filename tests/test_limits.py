@@ -1,5 +1,4 @@
 """Limits hold for a whole process tree; without the sandbox grading refuses unless told."""
-import os
 import subprocess
 
 import pytest
@@ -9,21 +8,11 @@ from harness.running import cgroups
 from harness.running import sandbox
 from harness.errors import InputError
 from harness.running.limits import run_contained
+from tests.helpers import processes_with
 
 GROUPS = pytest.mark.skipif(cgroups.mechanism() == "rlimits",
                             reason="no control group can be made here: whole-tree limits not in force")
 TREE = cgroups.TreeLimits(256 << 20, 32)
-
-
-def _alive(marker: str) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        try:
-            if entry.isdigit() and marker.encode() in open(f"/proc/{entry}/cmdline", "rb").read():
-                found.append(int(entry))
-        except OSError:
-            pass
-    return found
 
 
 def test_at_the_build_time_limit_the_whole_tree_is_killed(tmp_path):
@@ -31,7 +20,7 @@ def test_at_the_build_time_limit_the_whole_tree_is_killed(tmp_path):
     script = f"sleep {marker} & (setsid sleep {marker} &); sleep {marker}"
     with pytest.raises(subprocess.TimeoutExpired):
         builder.run_step(["sh", "-c", script], cwd=str(tmp_path), env={"PATH": "/usr/bin:/bin"}, timeout=1)
-    assert _alive(marker) == []
+    assert processes_with(marker) == []
 
 
 def test_a_build_step_that_ends_leaves_nothing_behind(tmp_path):
@@ -39,7 +28,7 @@ def test_a_build_step_that_ends_leaves_nothing_behind(tmp_path):
     done = builder.run_step(["sh", "-c", f"(setsid sleep {marker} &); echo built"], cwd=str(tmp_path),
                             env={"PATH": "/usr/bin:/bin"}, timeout=30)
     assert done.returncode == 0 and b"built" in done.stdout
-    assert _alive(marker) == []
+    assert processes_with(marker) == []
 
 
 @GROUPS

@@ -19,7 +19,9 @@ from harness.building import build as builder
 from harness.loading import cases as caseload
 from harness.reporting import terminal
 from harness.results import PASSED
-from tests.conftest import FIXTURE, SAMPLES, unplannable_case
+from tests.helpers import FIXTURE, SAMPLES, unplannable_case
+
+pytestmark = pytest.mark.slow  # real pytest runs of the fixture game's cases
 
 OUTCOME = re.compile(r"^(PASSED|FAILED|ERROR) (\S+)", re.M)
 

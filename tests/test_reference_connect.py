@@ -6,13 +6,14 @@ line after every board, two spaces in the good-bye line), not produced by the re
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from reference.connect import Board, Player, parse_connect, stats_table
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.slow  # a course game's reference, byte for byte
+
 USAGE = "Usage: java -cp bin ConnectGame {4 - 6} player1 player2\n"
 GOODBYE = "\n\nThank you for playing today.  Good bye!\n"
 HEADERS = {8: " 1 2 3 4 5 6 7 8", 10: " 1 2 3 4 5 6 7 8 910", 12: " 1 2 3 4 5 6 7 8 9101112"}

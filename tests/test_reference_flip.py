@@ -5,13 +5,14 @@ import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from reference.flip import Driver, GameState, InvalidStart, Move, PreconditionError, parse_move, plan_inputs
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.slow  # a course game's reference, byte for byte
+
 ENV = dict(os.environ, PYTHONPATH=str(ROOT))
 INTRO = (
     "Enter moves in the format\n"

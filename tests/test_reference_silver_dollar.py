@@ -3,14 +3,15 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from reference import silver_dollar as sd
 from reference.jrandom import JavaRandom
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.slow  # a course game's reference, byte for byte
+
 COINS = "Enter the number of coins: "
 HANDOUT_BOARD = "_ _ _ 0 _ _ _ _ _ 1 _ _ _ 2"  # the handout's 14-square strip (coins on 3, 9, 13)
 

@@ -10,13 +10,14 @@ import random
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from reference import strings_and_coins as sc
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.slow  # a course game's reference, byte for byte
+
 SUPPORT = ROOT / "specs" / "strings-and-coins" / "support"
 CORRECT = ROOT / "examples" / "strings-and-coins" / "correct-cpp"
 

@@ -4,23 +4,13 @@ A copy of the fixture's specs and cases is edited, never the fixture itself: a s
 found by --check (which changes nothing) and rewritten by regen; a new case gets its expected
 transcript, which is what the reference prints when the same lines are typed.
 """
-import shutil
 import subprocess
 
-import pytest
 import yaml
 
 from harness.loading import cases as caseload
 from harness.loading import spec as specs
-from tests.conftest import FIXTURE
-
-
-@pytest.fixture
-def project(tmp_path):
-    root = tmp_path / "project"
-    for folder in ("specs", "cases"):
-        shutil.copytree(FIXTURE / folder, root / folder)
-    return root
+from tests.helpers import FIXTURE
 
 
 def case_count() -> int:
@@ -33,11 +23,11 @@ def test_the_fixture_is_up_to_date(harness_cli):
     assert done.stdout.strip().splitlines()[-1] == f"{case_count()} cases, 0 stale"
 
 
-def test_a_stale_case_is_found_by_check_and_rewritten_by_regen(harness_cli, project):
-    env = {"HARNESS_ROOT": str(project)}
-    path = project / "cases" / "tally" / "add-two.yaml"
+def test_a_stale_case_is_found_by_check_and_rewritten_by_regen(harness_cli, tally_project):
+    env = {"HARNESS_ROOT": str(tally_project)}
+    path = tally_project / "cases" / "tally" / "add-two.yaml"
     original = path.read_text(encoding="utf-8")
-    spec = specs.load("tally", project)
+    spec = specs.load("tally", tally_project)
     case = caseload.load_case(path, spec)
     added = [line for line in case.expected_events if "in" in line]
     assert [e["in"] for e in added] == ["2"]
@@ -60,13 +50,13 @@ def test_a_stale_case_is_found_by_check_and_rewritten_by_regen(harness_cli, proj
     assert harness_cli("regen", "tally", "--check", env=env).returncode == 0
 
 
-def test_a_new_case_gets_what_the_reference_prints(harness_cli, project):
+def test_a_new_case_gets_what_the_reference_prints(harness_cli, tally_project):
     lines = ["1", "x", "3"]
-    path = project / "cases" / "tally" / "add-new.yaml"
+    path = tally_project / "cases" / "tally" / "add-new.yaml"
     path.write_text("# written by hand; regen fills in expect\n"
                     "description: A new case\nrubric: add\n"
                     f"inputs: {lines!r}\n".replace("'", '"'), encoding="utf-8")
-    done = harness_cli("regen", path, env={"HARNESS_ROOT": str(project)})
+    done = harness_cli("regen", path, env={"HARNESS_ROOT": str(tally_project)})
     assert done.returncode == 0, done.stderr
     assert f"updated: {path}: new expected transcript" in done.stdout
     text = path.read_text(encoding="utf-8")
@@ -75,28 +65,28 @@ def test_a_new_case_gets_what_the_reference_prints(harness_cli, project):
     assert [e["in"] for e in expect["transcript"] if "in" in e] == lines
     assert expect["exit"] == "waiting"
     # the reference, fed the same lines on a pipe from the spec's seed, prints the same bytes
-    spec = specs.load("tally", project)
+    spec = specs.load("tally", tally_project)
     command = spec.reference_command(None, "game", spec.seed_args(spec.random_start.seed))
     piped = subprocess.run(command, input="".join(f"{line}\n" for line in lines), capture_output=True, text=True,
                            timeout=30)
     assert "".join(e.get("out", "") for e in expect["transcript"]) == piped.stdout
 
 
-def test_a_case_naming_an_unknown_item_is_one_line_with_its_place(harness_cli, project):
-    path = project / "cases" / "tally" / "bad-item.yaml"
+def test_a_case_naming_an_unknown_item_is_one_line_with_its_place(harness_cli, tally_project):
+    path = tally_project / "cases" / "tally" / "bad-item.yaml"
     text = "description: Names an item the spec does not have\nrubric: scoring\ninputs: []\n"
     path.write_text(text, encoding="utf-8")
-    done = harness_cli("regen", "tally", "--check", env={"HARNESS_ROOT": str(project)})
+    done = harness_cli("regen", "tally", "--check", env={"HARNESS_ROOT": str(tally_project)})
     assert done.returncode == 2
     line = text.splitlines().index("rubric: scoring") + 1
     assert done.stderr.startswith(f"harness: {path}:{line}: rubric item 'scoring' is not in the spec")
     assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
 
 
-def test_a_strategy_the_reference_cannot_plan_is_one_line_with_its_place(harness_cli, project):
-    path = project / "cases" / "tally" / "end-ones.yaml"
+def test_a_strategy_the_reference_cannot_plan_is_one_line_with_its_place(harness_cli, tally_project):
+    path = tally_project / "cases" / "tally" / "end-ones.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace("strategy: ones", "strategy: zigzag"), encoding="utf-8")
-    done = harness_cli("regen", path, env={"HARNESS_ROOT": str(project)})
+    done = harness_cli("regen", path, env={"HARNESS_ROOT": str(tally_project)})
     assert "Traceback" not in done.stderr
     assert done.returncode == 2
     assert done.stderr.startswith(f"harness: {path}:")

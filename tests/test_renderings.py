@@ -14,6 +14,8 @@ import pytest
 from harness.loading import cases as caseload
 from harness.loading import spec as specs
 
+pytestmark = pytest.mark.slow  # a family of Silver Dollar programs graded
+
 STYLED = Path(__file__).parent / "renderings" / "silver_dollar_styled.py"
 
 PROMPTS = ["Player {player}: Enter your move: ", "Your turn, player {player} > ",

@@ -2,7 +2,6 @@
 small and harmless: the whole HTML under 1 MB, nothing raw reaching the grader's terminal."""
 import io
 import json
-from pathlib import Path
 
 import pytest
 
@@ -10,7 +9,8 @@ from harness.loading import cases as caseload
 from harness.loading import spec as specs
 from harness.reporting import files, terminal
 
-ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.slow  # gradings of programs that flood every case
+
 FLOOD = """
 import sys
 coins = int(input("Enter the number of coins: "))

@@ -16,7 +16,7 @@ import pytest
 
 from harness.reporting import exports, files
 from harness.results import FAILED, HARNESS_ERROR, PASSED, UNGRADABLE, SubmissionResult
-from tests.conftest import SAMPLES, unplannable_case
+from tests.helpers import SAMPLES, unplannable_case
 
 
 @pytest.fixture(scope="module")

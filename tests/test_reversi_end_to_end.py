@@ -4,7 +4,11 @@ import shutil
 import subprocess
 import sys
 
-from tests.conftest import ROOT
+import pytest
+
+from tests.helpers import ROOT
+
+pytestmark = pytest.mark.slow  # Reversi through the whole pipeline
 
 BOARD = "  abcdef\n1 ......\n2 ......\n3 ..○●..\n4 ..●○..\n5 ......\n6 ......\n"
 

@@ -2,7 +2,6 @@
 sample differs and how. On the fixture game (real runs of its Python samples); the course games'
 samples are checked by the same command in CI (`.ci/run`)."""
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -13,8 +12,7 @@ from harness.running import procwait
 from harness.suite import samples
 from harness.loading import spec as specs
 from harness.errors import InputError
-from tests.conftest import FIXTURE, ROOT, alive
-from tests.test_fixture_grading import RULES, expected_percent
+from tests.helpers import FIXTURE, ROOT, RULES, alive, expected_percent
 
 
 @pytest.fixture(scope="module")
@@ -23,16 +21,8 @@ def tally_spec():
     return spec
 
 
-@pytest.fixture
-def project(tmp_path):
-    """A copy of the fixture project, whose expected.yaml a test may edit."""
-    for part in ("specs", "cases", "examples"):
-        shutil.copytree(FIXTURE / part, tmp_path / part)
-    return tmp_path
-
-
 def test_the_fixture_entries_agree_with_the_rules_over_its_cases(tally, tally_spec):
-    """The fixture's expected.yaml says what test_fixture_grading derives from the cases."""
+    """The fixture's expected.yaml says what its rules (tests/helpers.py) derive from the cases."""
     spec, cases = tally
     entries = {e.name: e for e in samples.load(tally_spec)}
     for sample, (rule, _items) in RULES.items():
@@ -40,19 +30,19 @@ def test_the_fixture_entries_agree_with_the_rules_over_its_cases(tally, tally_sp
     assert set(entries) == {p.name for p in (FIXTURE / "examples" / "tally").iterdir() if p.is_dir()}
 
 
-def test_each_sample_is_ok_or_named_with_what_differs(harness_cli, project, tally):
+def test_each_sample_is_ok_or_named_with_what_differs(harness_cli, tally_project, tally):
     """A sample that gets what its entry says is `ok` with its score and items; a seeded bug
     whose entry lists one of its two failing cases, and a variant said to lose an item it
     keeps, are FAIL with each difference; exit 1."""
     spec, cases = tally
     adds = sorted(c.name for c in cases if RULES["bug-add"][0](spec, c))
-    expected = project / "examples" / "tally" / "expected.yaml"
+    expected = tally_project / "examples" / "tally" / "expected.yaml"
     text = expected.read_text(encoding="utf-8")
     text = text.replace(f"bug-add: {{fails: [{', '.join(adds)}]}}", f"bug-add: {{fails: [{adds[0]}]}}")
     text = text.replace("variant-wording: {}", "variant-wording: {loses: [illegal]}")
     expected.write_text(text, encoding="utf-8")
     chosen = ["variant-banner", "bug-add", "variant-wording"]
-    done = harness_cli("samples", "tally", *[f"--sample={s}" for s in chosen], env={"HARNESS_ROOT": str(project)})
+    done = harness_cli("samples", "tally", *[f"--sample={s}" for s in chosen], env={"HARNESS_ROOT": str(tally_project)})
     assert done.returncode == 1, done.stdout + done.stderr
     out = done.stdout
     ok = {line.split()[1]: line for line in out.splitlines() if line.startswith("  ok ")}
@@ -75,13 +65,13 @@ def test_each_sample_is_ok_or_named_with_what_differs(harness_cli, project, tall
     ("bug-gone: {}", "no sample folder"),
     ("bug-add: {milestone: ms1, fails: [add-two]}", "tally has no milestone 'ms1'; remove the key"),
 ])
-def test_a_wrong_entry_is_one_line_at_its_line(project, change, message):
-    expected = project / "examples" / "tally" / "expected.yaml"
+def test_a_wrong_entry_is_one_line_at_its_line(tally_project, change, message):
+    expected = tally_project / "examples" / "tally" / "expected.yaml"
     lines = expected.read_text(encoding="utf-8").splitlines()
     at = next(i for i, text in enumerate(lines) if text.startswith("  bug-add:"))
     lines[at] = "  " + change
     expected.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    spec, _ = specs.parse_game("tally", project)
+    spec, _ = specs.parse_game("tally", tally_project)
     with pytest.raises(InputError) as raised:
         samples.load(spec)
     said = str(raised.value)
@@ -89,19 +79,19 @@ def test_a_wrong_entry_is_one_line_at_its_line(project, change, message):
     assert "\n" not in said
 
 
-def test_a_wrong_entry_stops_the_command_before_anything_is_graded(harness_cli, project):
-    expected = project / "examples" / "tally" / "expected.yaml"
+def test_a_wrong_entry_stops_the_command_before_anything_is_graded(harness_cli, tally_project):
+    expected = tally_project / "examples" / "tally" / "expected.yaml"
     expected.write_text(expected.read_text(encoding="utf-8").replace("correct: {}", "correct: {fails: [nope]}"),
                         encoding="utf-8")
-    done = harness_cli("samples", "tally", env={"HARNESS_ROOT": str(project)})
+    done = harness_cli("samples", "tally", env={"HARNESS_ROOT": str(tally_project)})
     assert done.returncode == 2 and done.stdout == ""  # nothing graded
     assert done.stderr.startswith(f"harness: {expected}:") and "no case 'nope'" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
 
 
-def test_a_game_without_expectations_or_an_unknown_sample_is_exit_2(harness_cli, project):
-    (project / "examples" / "tally" / "expected.yaml").unlink()
-    done = harness_cli("samples", "tally", env={"HARNESS_ROOT": str(project)})
+def test_a_game_without_expectations_or_an_unknown_sample_is_exit_2(harness_cli, tally_project):
+    (tally_project / "examples" / "tally" / "expected.yaml").unlink()
+    done = harness_cli("samples", "tally", env={"HARNESS_ROOT": str(tally_project)})
     assert done.returncode == 2 and "no expected.yaml for tally" in done.stderr
     done = harness_cli("samples", "tally", "--sample=nope", env={"HARNESS_ROOT": str(FIXTURE)})
     assert done.returncode == 2 and "--sample 'nope' is in no expected.yaml" in done.stderr
@@ -119,13 +109,14 @@ def test_course_game_samples_in_java_get_what_their_entries_say(harness_cli):
     assert (ROOT / "examples" / "reversi" / "expected.yaml").is_file()
 
 
-def test_a_sample_folder_without_an_entry_is_named(project):
-    (project / "examples" / "tally" / "bug-new").mkdir()
-    (project / "examples" / "tally" / "bug-new" / "tally.py").write_text("print('Start: 2')\n")
-    spec, _ = specs.parse_game("tally", project)
+def test_a_sample_folder_without_an_entry_is_named(tally_project):
+    (tally_project / "examples" / "tally" / "bug-new").mkdir()
+    (tally_project / "examples" / "tally" / "bug-new" / "tally.py").write_text("print('Start: 2')\n")
+    spec, _ = specs.parse_game("tally", tally_project)
     assert samples.unlisted(spec, samples.load(spec)) == ["bug-new"]
 
 
+@pytest.mark.slow  # waits on a hanging sample
 def test_ctrl_c_ends_the_check_and_every_process_it_started(tmp_path):
     """Interrupted once the first sample is judged, while a hanging one still runs: exit 130 at
     once, no run left, no scratch folder left."""

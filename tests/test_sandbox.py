@@ -9,7 +9,7 @@ from harness.loading import cases as caseload
 from harness.grading import submission as grading
 from harness.running import sandbox
 from harness.loading import spec as specs
-from tests.conftest import ROOT
+from tests.helpers import ROOT
 
 pytestmark = pytest.mark.skipif(not sandbox.available(), reason="bubblewrap (bwrap) is not installed")
 

@@ -5,7 +5,6 @@ board and each case is graded against the reference re-run from that board (the 
 `random_start`). A correct program scores 100 % whatever it draws; a program whose setup breaks
 the rules loses the setup item and nothing else.
 """
-from pathlib import Path
 
 import pytest
 import yaml
@@ -16,8 +15,10 @@ from harness.grading import submission as grading
 from harness.loading import spec as specs
 from harness.starts.reading import find_start
 from reference import silver_dollar as sd
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.slow  # Silver Dollar's samples graded
+
 SAMPLES = ROOT / "examples" / "silver-dollar"
 
 

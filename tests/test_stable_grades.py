@@ -7,15 +7,16 @@ that refuses a 1-coin game, and the program whose gaps run 0-5 (starts against t
 of the time, and a crash before any board on others). Every grading must give the same score,
 and lose only items its sample's entry in expected.yaml allows.
 """
-from pathlib import Path
 
 import pytest
 import yaml
 
 from harness.loading import cases as caseload
 from harness.loading import spec as specs
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.slow  # Silver Dollar samples graded again and again
+
 GRADINGS = 5
 # Cases over every item whose runs draw a start on 2 coins, and the 12-coin setup case the law of
 # the starts tops up (a 0-5 generator's 12-coin starts break the rules seven times in ten: the

@@ -11,8 +11,10 @@ import pytest
 from harness.loading import cases as caseload
 from harness.grading import submission as grading
 from harness.loading import spec as specs
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.slow  # Strings and Coins samples graded
+
 SAMPLES = ROOT / "examples" / "strings-and-coins"
 
 

@@ -8,14 +8,15 @@ import re
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from harness.loading import cases as caseload
 from harness.loading import spec as specs
 from harness.reporting.summary import first_difference
-from tests.conftest import ROOT
+from tests.helpers import ROOT
+
+pytestmark = pytest.mark.slow  # a class graded, its page checked in a browser
 
 CORRECT = (ROOT / "examples" / "reversi" / "correct-python" / "reversi.py").read_text(encoding="utf-8")
 LINE = 'print("Not a legal move!")'

@@ -16,7 +16,9 @@ from harness.building import diagnose
 from harness.grading import submission as grading
 from harness.loading import spec as specs
 from harness.building.javac_server import START_AFTER, WarmJavac
-from tests.conftest import ROOT
+from tests.helpers import ROOT
+
+pytestmark = pytest.mark.slow  # the warm javac server against plain javac
 
 BROKEN = 'public class A {\n    public static void main(String[] args) {\n        int x = "s";\n    }\n}\n'
 HELLO = 'public class B {\n    public static void main(String[] args) {\n        System.out.println("hi " + args.length);\n    }\n}\n'

@@ -1,0 +1,142 @@
+"""What several test modules share besides fixtures (those are in conftest.py): the project's
+paths, copies of a project to break, the processes a test looks for, and the fixture game's
+rules (which cases each of its samples fails, and the percentage that follows)."""
+import os
+import shutil
+from pathlib import Path
+
+from harness.loading import cases as caseload
+from harness.outcome import End
+
+ROOT = Path(__file__).resolve().parent.parent
+# The harness's own test game (tests/fixture/README.md), laid out as a project root.
+FIXTURE = ROOT / "tests" / "fixture"
+SAMPLES = FIXTURE / "examples" / "tally"
+
+
+# --- projects --------------------------------------------------------------------------------
+
+def copy_project(source: Path, into: Path, parts=("specs", "cases", "examples"), games=None) -> Path:
+    """A copy of a project root's `parts` (of every game, or of `games` only) at `into`."""
+    for part in parts:
+        if games is None:
+            shutil.copytree(source / part, into / part)
+        else:
+            for game in games:
+                shutil.copytree(source / part / game, into / part / game)
+    return into
+
+
+def unplannable_case(spec, cases, folder: Path):
+    """A copy of the fixture's first strategy case asking for a strategy the reference does not know."""
+    original = next(c for c in cases if c.strategy is not None)
+    broken = folder / f"{original.name}-zigzag.yaml"
+    broken.write_text(original.path.read_text(encoding="utf-8").replace(
+        f"strategy: {original.strategy['strategy']}", "strategy: zigzag", 1), encoding="utf-8")
+    odd = caseload.load_case(broken, spec)
+    assert odd.strategy["strategy"] == "zigzag"
+    return odd
+
+
+# --- processes -------------------------------------------------------------------------------
+
+def process(pid: int) -> tuple[str, str] | None:
+    """(start time, state) of a live process, None once it is gone (a zombie has ended); the
+    start time tells a process from a later one given the same pid."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+            fields = f.read().rpartition(")")[2].split()
+    except OSError:
+        return None
+    return None if fields[0] in ("Z", "X") else (fields[19], fields[0])
+
+
+def alive(pid: int) -> bool:
+    """The process exists and has not ended (a zombie has ended)."""
+    return process(pid) is not None
+
+
+def command_lines() -> list[str]:
+    """The command line of every process, its arguments joined by NUL."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as f:
+                    found.append(f.read().rstrip(b"\0").decode(errors="replace"))
+            except OSError:
+                pass
+    return found
+
+
+def processes_with(marker: str) -> list[int]:
+    """The processes whose command line carries `marker`."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as f:
+                    if marker.encode() in f.read():
+                        found.append(int(entry))
+            except OSError:
+                pass
+    return found
+
+
+# --- the fixture game's rules ----------------------------------------------------------------
+
+LEGAL = ("1", "2", "3")  # the handout's legal additions
+
+
+def typed(case) -> list[str]:
+    """The lines a case types (for a strategy, the moves it repeats)."""
+    if case.strategy is None:
+        return case.prefix
+    return ["1"] if case.strategy["strategy"] == "ones" else [str(m) for m in case.strategy["moves"]]
+
+
+def is_number(line: str) -> bool:
+    return line.strip().lstrip("+-").isdigit()
+
+
+def expected_percent(spec, cases, failing: set[str]) -> float:
+    """Each graded item's weight times the share of its case points that passed, over the graded weights."""
+    earned = possible = 0.0
+    for item in spec.rubric:
+        mine = [c for c in cases if c.rubric == item.id]
+        if not item.graded or not mine:
+            continue
+        passed = sum(c.points for c in mine if c.name not in failing)
+        earned += item.points * passed / sum(c.points for c in mine)
+        possible += item.points
+    return round(100 * earned / possible, 2)
+
+
+def reaches_goal(case) -> bool:
+    return case.expected_end == End.exited(0)
+
+
+# sample -> (the cases it fails, the rubric items it loses): each rule says why, from the case.
+RULES = {
+    "correct": (lambda spec, case: False, set()),
+    "correct-cpp": (lambda spec, case: False, set()),
+    # every legal number adds 1: the cases that type 2 or 3
+    "bug-add": (lambda spec, case: any(line in ("2", "3") for line in typed(case)), {"add"}),
+    # any whole number is taken: the cases that type one outside 1-3
+    "bug-illegal": (lambda spec, case: any(is_number(x) and x not in LEGAL for x in typed(case)), {"illegal"}),
+    # keeps asking at exactly 10: the cases the reference plays to the goal
+    "bug-end": (lambda spec, case: reaches_goal(case), {"end"}),
+    # a banner is an extra line: the cases whose policy does not ignore extra lines
+    "variant-banner": (lambda spec, case: not spec.policy(case.rubric, case.compare)["ignore_extra_lines"],
+                       {"prompt"}),
+    # its own refusal wording: the cases that type a refused line and do not read the example wording
+    "variant-wording": (lambda spec, case: any(x not in LEGAL for x in typed(case))
+                        and not spec.policy(case.rubric, case.compare)["messages"], set()),
+    # starts against the rules half the time: only the cases of the setup item (the one the
+    # spec's random_start names) see them; the others draw again
+    "bug-start-range": (lambda spec, case: case.rubric == "setup", {"setup"}),
+    # sometimes shows a 6 (already at the goal): drawn again, never charged
+    "variant-six": (lambda spec, case: False, set()),
+    # a word ends it with a traceback: the cases that type one
+    "bug-crash": (lambda spec, case: any(not is_number(x) for x in typed(case)), {"illegal", "end"}),
+}
