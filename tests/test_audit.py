@@ -20,10 +20,7 @@ from harness.suite import linetrace, mutants
 from harness.running import procwait
 from harness.loading import cases as caseload
 from harness.loading import spec as specs
-try:
-    from tests.helpers import alive
-except ImportError:  # before the test helpers moved out of conftest
-    from tests.conftest import alive
+from tests.helpers import alive
 
 FIXTURE = Path(__file__).resolve().parent / "fixture"
 TALLY = FIXTURE / "specs" / "tally" / "tally.py"
