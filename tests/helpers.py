@@ -2,7 +2,10 @@
 paths, copies of a project to break, the processes a test looks for, and the fixture game's
 rules (which cases each of its samples fails, and the percentage that follows)."""
 import os
+import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 from harness.loading import cases as caseload
@@ -140,3 +143,27 @@ RULES = {
     # a word ends it with a traceback: the cases that type one
     "bug-crash": (lambda spec, case: any(not is_number(x) for x in typed(case)), {"illegal", "end"}),
 }
+
+
+# --- pytest run as a user runs it, with the game-harness plugin ---------------------------------
+
+OUTCOME = re.compile(r"^(PASSED|FAILED|ERROR) (\S+)", re.M)
+
+
+def run_pytest(tmp: Path, *args, root: Path = FIXTURE, env: dict | None = None) -> subprocess.CompletedProcess:
+    """pytest on its own: a configuration file, rootdir and cache of its own in `tmp`, nothing
+    of this checkout's test suite (its conftest) loaded, the game's cases under `root`."""
+    tmp.mkdir(parents=True, exist_ok=True)
+    (tmp / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "HARNESS_ROOT"))},
+           "HARNESS_ROOT": str(root), **(env or {})}
+    command = [sys.executable, "-m", "pytest", "-c", str(tmp / "pytest.ini"), "--rootdir", str(tmp),
+               "--confcutdir", str(root), "-o", f"cache_dir={tmp / 'cache'}", "-p", "no:hypothesispytest",
+               "-p", "no:randomly",  # items in the order a user without pytest-randomly sees them
+               *map(str, args)]
+    return subprocess.run(command, cwd=tmp, env=env, capture_output=True, text=True, timeout=300)
+
+
+def outcomes(done: subprocess.CompletedProcess) -> dict[str, str]:
+    """Node id -> PASSED / FAILED / ERROR, from the short summary `-rA` prints."""
+    return {node: status for status, node in OUTCOME.findall(done.stdout)}

@@ -21,7 +21,7 @@ from harness.starts import drawing
 from harness.loading import spec as specs
 from harness.errors import InputError
 from harness.results import CaseResult
-from tests.helpers import FIXTURE, copy_project
+from tests.helpers import FIXTURE, copy_project, outcomes, run_pytest
 
 
 
@@ -256,3 +256,19 @@ def test_a_setup_case_passed_by_luck_is_settled_by_more_runs(law_project, tmp_pa
 
     untouched = CaseResult(setup.name, setup.description, setup.rubric, setup.points, setup.visibility, status="passed")
     assert drawing.settle(spec, [setup], [untouched], lambda target: False, grader.run_cases) == [untouched]  # no run
+
+
+@pytest.mark.slow  # a grading of the fixture game topped up to 80 starts, then the same in pytest
+def test_the_pytest_plugin_gives_harness_grades_verdicts_on_a_law_breaking_program(law_project, tmp_path):
+    """One owner of random starts: the plugin grades through the same entry point as `harness
+    grade`, so the check of the law is an item of its own and fails there too (under xdist, one
+    worker grades and the other reads its result)."""
+    program = _program(tmp_path, "random.randint(1, 4)")
+    spec, found, result = _grade(law_project, program)
+    graded = {case.name: "PASSED" if case.passed else "FAILED" for case in result.cases}
+    assert graded[distribution.CHECK_NAME] == "FAILED"
+    done = run_pytest(tmp_path / "pytest", "--game", "tally", "--submission", program, "-rA", "-n", "2",
+                      root=law_project)
+    seen = {node.rpartition("::")[2]: status for node, status in outcomes(done).items()}
+    assert seen == graded, done.stdout[-3000:]
+    assert done.returncode == pytest.ExitCode.TESTS_FAILED
