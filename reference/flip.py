@@ -402,6 +402,7 @@ def plan_inputs(state: GameState, strategy) -> list:  # audit: reference-only (-
 
 # ---------------------------------------------------------------- the method driver
 
+# audit: begin reference-only (GameStateDriver: the course's support program, which calls the student's methods)
 DRIVER_HELP = """\
 One command per line; each prints one line (blank lines print nothing):
   new LIST / LIST      GameState(int[], int[])      -> ok
@@ -556,9 +557,11 @@ def run_driver(scanner) -> int:
             console.println(reply)
 
 
+# audit: end reference-only
+
 # ---------------------------------------------------------------- the game (FlipRunner)
 
-def run_game(scanner, state: GameState) -> int:
+def run_game(scanner, state: GameState) -> int:  # audit: reference-only (FlipRunner.java, a support file)
     """FlipRunner's loop from `state` (player 1 to move); returns the exit status."""
     console.write(INTRO)
     console.println()

@@ -163,6 +163,7 @@ def play(scanner: console.Scanner, network: int) -> None:
 
 
 # ---------------------------------------------------------------- the driver
+# audit: begin reference-only (driver.cpp: the course's support program, which calls the student's functions)
 
 
 def _proper(network, pos=1, p=1) -> bool:
@@ -207,6 +208,8 @@ def drive(scanner: console.Scanner) -> None:
             return
         console.write(driver_answer(line))
 
+
+# audit: end reference-only
 
 # ---------------------------------------------------------------- command line
 

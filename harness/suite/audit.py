@@ -734,7 +734,10 @@ class Explainer:
             expect = regen.expected_for(self.original, case)
         except InputError:  # the reference did not finish on it (it never ends when typed so)
             return []
-        cases = [replace(case, name=f"audit-{item}", rubric=item, expect=expect) for item in items]
+        # the item of the case it grew from judges it as that case does (a random start's summary,
+        # the lines that case looks at); the others with their own comparison
+        cases = [replace(case, name=f"audit-{item}", rubric=item, expect=expect,
+                         compare=base.compare if item == base.rubric else None) for item in items]
         folder = auditor._folder()
         copy = _copy(auditor.reference, folder, mutant.source)
         try:

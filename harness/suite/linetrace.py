@@ -12,11 +12,13 @@ is imported into the program.
 
 `execute` runs a module's source the same way inside the calling process (a worker of the
 audit's differential search): its input given at once, its output captured, bounded in time
-and size, the lines of the module it ran recorded on request. Thousands of runs a minute, where
-a process and a terminal per run would allow a few hundred.
+and size, the lines of the module it ran recorded on request, Python's `random` seeded alike on
+every run (the reference and a mutant that draw unseeded draw the same). Thousands of runs a
+minute, where a process and a terminal per run would allow a few hundred.
 """
 import io
 import os
+import random
 import runpy
 import signal
 import sys
@@ -127,6 +129,7 @@ def execute(source: str, filename: str, argv: list[str], stdin: str, trace: bool
 
     module = types.ModuleType("__audit_main__")
     module.__file__ = filename
+    random.seed(0)  # a program that draws unseeded draws the same on every run here
     previous = signal.signal(signal.SIGALRM, expire)
     sys.stdin, sys.stdout, sys.argv = _Typed(stdin), stdout, [filename, *argv]
     sys.modules["__audit_main__"] = module
