@@ -11,7 +11,8 @@ is run only on the cases that reach the line it changes. Run by path, so nothing
 is imported into the program.
 
 `execute` runs a module's source the same way inside the calling process (a worker of the
-audit's differential search): its input given at once, its output captured, bounded in time
+audit's differential search): its input given at once, its output captured (what it writes on
+standard error dropped, as the grader compares standard output), bounded in time
 and size, the lines of the module it ran recorded on request, Python's `random` seeded alike on
 every run (the reference and a mutant that draw unseeded draw the same). Thousands of runs a
 minute, where a process and a terminal per run would allow a few hundred.
@@ -113,7 +114,7 @@ def execute(source: str, filename: str, argv: list[str], stdin: str, trace: bool
         _CODE[key] = compile(source, filename, "exec")
     raw = _Capped(max_bytes)
     stdout = io.TextIOWrapper(raw, encoding="utf-8", newline="\n", write_through=True)
-    saved = sys.stdin, sys.stdout, sys.argv
+    saved = sys.stdin, sys.stdout, sys.stderr, sys.argv
     seen: set[int] = set()
 
     def lines(frame, event, arg):
@@ -131,7 +132,7 @@ def execute(source: str, filename: str, argv: list[str], stdin: str, trace: bool
     module.__file__ = filename
     random.seed(0)  # a program that draws unseeded draws the same on every run here
     previous = signal.signal(signal.SIGALRM, expire)
-    sys.stdin, sys.stdout, sys.argv = _Typed(stdin), stdout, [filename, *argv]
+    sys.stdin, sys.stdout, sys.stderr, sys.argv = _Typed(stdin), stdout, io.StringIO(), [filename, *argv]
     sys.modules["__audit_main__"] = module
     end = "exit 0"
     try:
@@ -160,7 +161,7 @@ def execute(source: str, filename: str, argv: list[str], stdin: str, trace: bool
             end = "output-limit"
         except Exception:  # noqa: BLE001
             pass
-        sys.stdin, sys.stdout, sys.argv = saved
+        sys.stdin, sys.stdout, sys.stderr, sys.argv = saved
         sys.modules.pop("__audit_main__", None)
     return bytes(raw.data).decode("utf-8", "replace"), end, frozenset(seen)
 
