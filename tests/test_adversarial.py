@@ -26,6 +26,7 @@ from harness.running import limits
 from harness.running import sandbox
 from harness.loading import spec as specs
 from harness.safe_text import visible
+from harness.starts import drawing
 from tests.helpers import ROOT, processes_with
 
 pytestmark = pytest.mark.slow  # hostile programs, built and graded for real
@@ -410,10 +411,10 @@ def test_a_stalling_program_is_bounded_by_its_time_budget(tmp_path, token, harne
     assert not_run and all(c["runs"] == 0 for c in not_run)
     setup = next(c for c in cases if c["rubric"] == "setup")
     assert setup["runs"] == 1 and "start position was not found" in setup["reason"]  # not 12 repeats
-    assert all(_draws(c) <= grading.MISSES for c in cases)
+    assert all(_draws(c) <= drawing.MISSES for c in cases)
     for case in cases:
         if case not in not_run and case is not setup:
-            assert "time budget is spent" in case["reason"] or _draws(case) == grading.MISSES, case["reason"]
+            assert "time budget is spent" in case["reason"] or _draws(case) == drawing.MISSES, case["reason"]
     assert processes_with(token) == []
 
 

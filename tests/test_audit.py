@@ -17,7 +17,7 @@ import pytest
 from harness.suite import audit
 from harness import cli
 from harness.suite import linetrace, mutants
-from harness.running import procwait
+from harness.running import proctree
 from harness.loading import cases as caseload
 from harness.loading import spec as specs
 from tests.helpers import alive
@@ -272,11 +272,7 @@ def test_bad_input_is_one_line_and_exit_2(argv, says, monkeypatch, capsys, tmp_p
 
 
 def _tree(pid: int) -> list[int]:
-    try:  # the process tree's reader, wherever it lives
-        from harness.running import proctree
-        return proctree.tree(pid)
-    except ImportError:
-        return procwait.tree_pids(pid)
+    return proctree.tree(pid)
 
 
 def test_ctrl_c_ends_the_audit_and_every_process_it_started(tmp_path):

@@ -14,7 +14,7 @@ import pytest
 
 from harness.loading import cases as caseload
 from harness.classes import classroom
-from harness.running import procwait
+from harness.running import proctree
 from harness.loading import spec as specs
 from tests.helpers import ROOT, process
 
@@ -177,7 +177,7 @@ def test_ctrl_c_leaves_finished_reports_and_no_process_and_the_rerun_grades_the_
         while "report.html" not in seen[-1] and seen[-1]:
             seen.append(child.stdout.readline())
         assert "report.html" in seen[-1], "".join(seen)
-        started = {pid: process(pid) for pid in procwait.tree_pids(child.pid) if pid != child.pid}
+        started = {pid: process(pid) for pid in proctree.tree(child.pid) if pid != child.pid}
         assert started, "the grading had started no process"
         child.send_signal(signal.SIGINT)
         rest, err = child.communicate(timeout=120)

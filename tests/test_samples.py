@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from harness.running import procwait
+from harness.running import proctree
 from harness.suite import samples
 from harness.loading import spec as specs
 from harness.errors import InputError
@@ -132,7 +132,7 @@ def test_ctrl_c_ends_the_check_and_every_process_it_started(tmp_path):
         while " correct " not in seen[-1] and seen[-1]:
             seen.append(child.stdout.readline())
         assert " correct " in seen[-1], "".join(seen) + child.communicate(timeout=60)[1]
-        started = procwait.tree_pids(child.pid)
+        started = proctree.tree(child.pid)
         assert len(started) > 1, "the check had started no process"
         child.send_signal(signal.SIGINT)
         out, err = child.communicate(timeout=60)
