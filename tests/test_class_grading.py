@@ -24,7 +24,7 @@ CORRECT = (ROOT / "examples" / "reversi" / "correct-python" / "reversi.py").read
 # The handout's message without its "!": a realistic slip in the illegal-move cases' item
 NO_BANG = CORRECT.replace('print("Not a legal move!")', 'print("Not a legal move")')
 NEVER_ENDS = "import threading\nthreading.Event().wait()\n"  # a submission that blocks forever, reading nothing
-SELECT = "ms2-illegal"  # two cases of one item, "Milestone 1 features"; one judges the message exactly
+SELECT = "ms2-illegal"  # the illegal-move cases of one item, "Milestone 1 features"; some judge the message exactly
 
 
 @pytest.fixture(scope="module")
@@ -33,9 +33,10 @@ def illegal_cases():
     spec, milestone = specs.parse_game("reversi")
     found = caseload.load_all(spec, milestone, SELECT)
     items = {case.rubric for case in found}
-    assert len(found) == 2 and len(items) == 1
+    assert len(found) >= 2 and len(items) == 1
     for case in found:
         assert any("Not a legal move!\n" in event.get("out", "") for event in case.expected_events)
+    assert 0 < SLIP < 100  # a slip in the message's wording costs some of these cases, not all
     return found
 
 

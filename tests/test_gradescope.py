@@ -23,7 +23,7 @@ from tests.helpers import ROOT
 
 pytestmark = pytest.mark.slow  # Reversi built and graded in a simulated autograder
 
-SELECT = "ms2-illegal"  # ms2-illegal-mixed (hidden) and ms2-illegal-white (public)
+SELECT = "ms2-illegal"  # the illegal-move cases of one item: ms2-illegal-mixed hidden, the others public
 BROKEN = 'public class Reversi {\n    public static void main(String[] args) {\n        System.out.println("x")\n    }\n}\n'
 TEST_KEYS = {"name", "score", "max_score", "status", "output", "tags", "visibility"}
 VISIBILITY = {"visible", "hidden", "after_due_date", "after_published"}
