@@ -42,7 +42,7 @@ class Expected:
 # --- one run -------------------------------------------------------------------------
 
 def case_limits(spec: Spec, case: Case) -> runner.Limits:
-    return runner.Limits.merged(spec.limits, case.limits)
+    return spec.limits.merged(case.limits)
 
 
 def run_reference(spec: Spec, case: Case, extra: list[str], inputs, home: str) -> runner.RunResult:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from harness.loading import policy as policies
 from harness.loading import random_start as random_starts
+from harness.loading.run_limits import Limits
 from harness.loading import functions, paths
 from harness.loading import schema
 from harness.loading import yamlfile
@@ -64,7 +65,7 @@ class Spec:
     targets: dict[str, Target]
     rubric: list[RubricItem]
     compare: dict
-    limits: dict
+    limits: Limits  # of each run (a case may set its own on top)
     random_start: random_starts.RandomStart | None
     document: yamlfile.Document | None = field(repr=False)
     seed_option: str | None = None
@@ -150,7 +151,7 @@ def load(game: str, root: Path | None = None) -> Spec:
     budget = float(limits.pop("submission_seconds", SUBMISSION_SECONDS))  # the submission's, not a run's
     spec = Spec(game, path.parent, data["title"], data.get("handout"), data["reference"], milestones, targets,
                 rubric, policies.policy("default", data.get("defaults", {}).get("compare")),
-                limits, random_starts.parse(data.get("random_start")), doc,
+                Limits(**limits), random_starts.parse(data.get("random_start")), doc,
                 data.get("seed_option"), data.get("rewrite"), messages, data.get("state"), budget)
     _check_references(spec)
     return spec

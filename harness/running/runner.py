@@ -17,6 +17,7 @@ from typing import Protocol
 import pexpect
 
 from harness.running import cgroups
+from harness.loading.run_limits import Limits
 from harness.running import proctree, procwait
 from harness.running.budget import METER_SECONDS, SPENT as BUDGET_SPENT
 from harness.running.limits import confine
@@ -27,27 +28,6 @@ from harness.outcome import End
 _FIRST_LOOK = 0.0001
 _LONGEST_LOOK = 0.008
 _CONFIRM_MS = 0.3
-
-
-@dataclass
-class Limits:
-    turn_seconds: float = 5.0  # from a typed line (or the start) to the next wait or the exit
-    run_seconds: float = 30.0
-    output_bytes: int = 1_000_000
-    quiet_seconds: float = 1.0  # silence and no CPU use: type the next line even if no read() is seen
-    memory_bytes: int = 1 << 30  # all the program's processes together (per process where no cgroup can be made)
-    tasks: int = 256  # processes and threads at once (a JVM alone starts a few dozen threads)
-    # the submission's time budget this run counts against (budget.Meter), or None: the run
-    # reports its time as it goes, is stopped when the budget is spent, and never runs longer
-    # than what was left of it when it started
-    budget: "Meter | None" = None
-
-    @classmethod
-    def merged(cls, *overrides: dict | None) -> "Limits":
-        values = {}
-        for override in overrides:
-            values.update(override or {})
-        return cls(**values)
 
 
 class Meter(Protocol):
