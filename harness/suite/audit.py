@@ -30,6 +30,7 @@ equivalent"; lines that neither a case nor any sequence executes are `unreachabl
 
 Mutants are the project's own code: they run without the sandbox.
 """
+import ast
 import os
 import random
 import re
@@ -716,6 +717,26 @@ class Explainer:
                 textual = search
         return textual or Search(EQUIVALENT, tried)
 
+    def _judged_lines(self, mutant: mutants.Mutant) -> set[int]:
+        """The lines whose behaviour the mutant changes: its own, or for a module-level constant
+        (every case runs those lines at import) the lines of functions that read it."""
+        if mutant.function is not None:
+            return set(mutant.lines)
+        tree = self._tree()
+        top = next((t for t in tree.body if t.lineno <= mutant.line <= t.end_lineno), None)
+        if not isinstance(top, (ast.Assign, ast.AnnAssign)):
+            return set(mutant.lines)
+        targets = top.targets if isinstance(top, ast.Assign) else [top.target]
+        names = {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        readers = {n.lineno for f in tree.body if isinstance(f, (ast.FunctionDef, ast.ClassDef))
+                   for n in ast.walk(f) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in names}
+        return readers or set(mutant.lines)
+
+    def _tree(self) -> ast.Module:
+        if not hasattr(self, "_parsed"):
+            self._parsed = ast.parse(self.source)
+        return self._parsed
+
     def _items_failing(self, mutant: mutants.Mutant, probe: Probe) -> list[str]:
         """The graded items whose comparison fails the mutant on these inputs, each tried as a
         case of its own (the probe's milestone, target, arguments and seed), run in a terminal."""
@@ -726,7 +747,8 @@ class Explainer:
                  if i.graded and (probe.milestone, probe.target, i.id) in targets]
         # an item judges the code its cases run: the items whose cases reach the mutated lines (all
         # of them for code no case reaches), so a refusal's layout is not charged to the final board
-        reaching = {c.rubric for c in auditor.cases if self.reach.get(c.name, set()).intersection(mutant.lines)}
+        lines = self._judged_lines(mutant)
+        reaching = {c.rubric for c in auditor.cases if self.reach.get(c.name, set()).intersection(lines)}
         items = [i for i in items if i in reaching] or items
         case = replace(base, name=f"audit-{mutant.line}", inputs=list(probe.inputs), compare=None, repeat=1,
                        expect=None, points=1, seed=probe.seed)
