@@ -1,6 +1,9 @@
 """How fast is grading? Prints ratios against the plain pipe (`java Reversi < inputs`).
 
 Usage: python bench/speed.py [--repeat N]
+- one case, whole process: `harness run reversi examples/reversi/correct-java -k CASE` (its
+  longest case, 64 inputs) against `java -cp out Reversi < inputs`, the program through a pipe,
+  each a process of its own from start to exit (target: at most 2.5 times);
 - grading the correct Java Reversi on every case vs the same program fed the same inputs
   through a pipe, one process per case, run one after another (the harness runs them in parallel;
   both totals are shown, and the sequential per-case ratio);
@@ -20,9 +23,9 @@ sys.path.insert(0, str(ROOT))
 
 from harness.building import build as builder  # noqa: E402
 from harness.loading import cases as caseload  # noqa: E402
-from harness.grading import submission as grading
-from harness.running import runner
+from harness.grading import submission as grading  # noqa: E402
 from harness.loading import spec as specs  # noqa: E402
+from harness.running import runner  # noqa: E402
 from harness.running.environment import Workdir, child_env  # noqa: E402
 
 
@@ -41,6 +44,26 @@ def harness_run(command, lines):
         return time.perf_counter() - started
 
 
+def one_case(built, case, repeat: int) -> None:
+    """The whole `harness run` of one case against the program alone through a pipe."""
+    harness = [str(Path(sys.executable).with_name("harness")), "run", "reversi", str(ROOT / "examples" / "reversi" / "correct-java"),
+               "-k", case.name]
+    subprocess.run(harness, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)  # builds cached, files warm
+    lines = "".join(line + "\n" for line in case.prefix).encode()
+
+    def timed(command, data=None) -> float:
+        started = time.perf_counter()
+        subprocess.run(command, input=data, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return time.perf_counter() - started
+
+    plain = ["java", "-cp", built.out, "Reversi"]
+    pipe = statistics.median(timed(plain, lines) for _ in range(repeat * 5))
+    whole = statistics.median(timed(harness) for _ in range(repeat * 5))
+    print(f"one case, whole process ({case.name}, {len(case.prefix)} inputs):")
+    print(f"  java -cp out Reversi < inputs:              {pipe:6.3f} s")
+    print(f"  harness run reversi ... -k {case.name}: {whole:6.3f} s   ratio {whole / pipe:.2f} (target 2.5)")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=3)
@@ -51,6 +74,7 @@ def main():
     built = builder.build(sample, spec, "game")
     command = built.command([])
     inputs = [c.prefix for c in found]
+    one_case(built, max(found, key=lambda c: len(c.prefix)), args.repeat)
 
     plain = ["java", "-cp", built.out, "Reversi"]  # what an instructor types: default JVM flags
     pipe = min(sum(pipe_run(plain, lines) for lines in inputs) for _ in range(args.repeat))

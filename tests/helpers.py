@@ -130,11 +130,11 @@ RULES = {
     # keeps asking at exactly 10: the cases the reference plays to the goal
     "bug-end": (lambda spec, case: reaches_goal(case), {"end"}),
     # a banner is an extra line: the cases whose policy does not ignore extra lines
-    "variant-banner": (lambda spec, case: not spec.policy(case.rubric, case.compare)["ignore_extra_lines"],
+    "variant-banner": (lambda spec, case: not spec.policy(case.rubric, case.compare).ignore_extra_lines,
                        {"prompt"}),
     # its own refusal wording: the cases that type a refused line and do not read the example wording
     "variant-wording": (lambda spec, case: any(x not in LEGAL for x in typed(case))
-                        and not spec.policy(case.rubric, case.compare)["messages"], set()),
+                        and not spec.policy(case.rubric, case.compare).messages, set()),
     # starts against the rules half the time: only the cases of the setup item (the one the
     # spec's random_start names) see them; the others draw again
     "bug-start-range": (lambda spec, case: case.rubric == "setup", {"setup"}),

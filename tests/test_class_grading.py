@@ -99,8 +99,8 @@ def _slip_percent() -> float:
     spec, milestone = specs.parse_game("reversi")
     found = caseload.load_all(spec, milestone, SELECT)
 
-    def wording_aside(policy: dict) -> bool:
-        return policy["messages"] or policy.get("facts", "off") != "off"
+    def wording_aside(policy) -> bool:
+        return policy.messages or policy.facts != "off"
 
     kept = sum(c.points for c in found if wording_aside(spec.policy(c.rubric, c.compare)))
     return round(100.0 * kept / sum(c.points for c in found), 2)

@@ -121,7 +121,7 @@ def test_line_filters_let_an_item_look_only_at_its_lines():
 
 def test_a_later_preset_keeps_the_view_of_the_layer_below():
     flags = compare.policy("default", {"messages": True, "drop_lines": "^x"}, "whitespace")
-    assert flags["messages"] and flags["drop_lines"] == "^x" and flags["collapse_whitespace"]
+    assert flags.messages and flags.drop_lines == "^x" and flags.collapse_whitespace
 
 
 def test_kept_lines_keep_their_line_ends():

@@ -173,7 +173,7 @@ def _attempt(spec: Spec, case: Case, build: builder.Build,
             result.reason = (f"reading the program's output as the game took more than {over.seconds:g} s of CPU: "
                              "its output is too large or too unusual to judge, so the case fails")
             return result, None
-        if changed and view.flags.get("rewrite", True):
+        if changed and view.flags.rewrite:
             result.notes.append("the program's output was read with the handout's alternative forms "
                                 "(the spec's rewrite) before it was compared: each turn shows the reading "
                                 "beside the program's lines")
@@ -189,7 +189,7 @@ def _attempt(spec: Spec, case: Case, build: builder.Build,
             return result, expected
         # the start is always read through the rewrite; an item that judges the program's own
         # rendering (rewrite: false) is compared with the output as printed
-        judged = events if view.flags.get("rewrite", True) else run.events
+        judged = events if view.flags.rewrite else run.events
         return _judge(view, result, run, judged, expected), None
 
 

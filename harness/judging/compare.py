@@ -29,7 +29,7 @@ from harness.judging import facts
 from harness.outcome import End
 from harness.results import Turn
 from harness.loading.policy import (FLAGS, PRESETS, TURNS, VIEW_KEYS, MessageClass, PatternError,  # noqa: F401 (re-exported)
-                                   pattern, policy)
+                                   Policy, pattern, policy)
 
 # Each step loosens the policy a little more; the first step that passes is the hint.
 LADDER = [
@@ -106,23 +106,23 @@ FLAG_WORDS = {"crlf": "CRLF read as LF", "trailing_space": "spaces at line ends 
               "ignore_extra_lines": "extra lines ignored", "ignore_exit": "exit status not graded"}
 
 
-def describe_policy(flags: dict) -> str:
+def describe_policy(flags: Policy) -> str:
     """The policy in words: the closest preset, then what it adds."""
-    on = {k for k in FLAGS if flags.get(k)}
+    on = {k for k in FLAGS if getattr(flags, k)}
     name = max((n for n, preset in PRESETS.items() if set(preset) <= on), key=lambda n: len(PRESETS[n]))
     parts = [name] + [FLAG_WORDS[k] for k in FLAGS if k in on - set(PRESETS[name])]
-    if flags.get("facts", "off") != "off":
-        parts.append(facts.describe(flags["facts"]))
-    if flags.get("messages"):
+    if flags.facts != "off":
+        parts.append(facts.describe(flags.facts))
+    if flags.messages:
         parts.append("example wording accepted")
-    if not flags.get("rewrite", True):
+    if not flags.rewrite:
         parts.append("the program's output as printed (no rewrite)")
-    if flags.get("keep_lines"):
-        parts.append(f"only lines matching {flags['keep_lines']!r}")
-    if flags.get("drop_lines"):
-        parts.append(f"lines matching {flags['drop_lines']!r} left out")
-    if flags.get("turns", "all") != "all":
-        parts.append(f"{flags['turns']} turn only" + (f" from {flags['from']!r}" if flags.get("from") else ""))
+    if flags.keep_lines:
+        parts.append(f"only lines matching {flags.keep_lines!r}")
+    if flags.drop_lines:
+        parts.append(f"lines matching {flags.drop_lines!r} left out")
+    if flags.turns != "all":
+        parts.append(f"{flags.turns} turn only" + (f" from {flags.from_!r}" if flags.from_ else ""))
     return ", ".join(parts)
 
 
@@ -141,16 +141,16 @@ def split_turns(events: list[dict]) -> tuple[list[str], list[str]]:
 @dataclass(frozen=True)
 class View:
     """What a case looks at: the policy plus the spec's message classes."""
-    flags: dict
+    flags: Policy
     messages: tuple[MessageClass, ...] = ()
     reader: facts.StateReader | None = None  # the spec's state reader, for `facts:`
 
     def looser(self, change: dict) -> "View":
-        return View(self.flags | change, self.messages, self.reader)
+        return View(self.flags.replace(change), self.messages, self.reader)
 
     @property
     def reads_facts(self) -> bool:
-        return self.reader is not None and self.flags.get("facts", "off") != "off"
+        return self.reader is not None and self.flags.facts != "off"
 
 
 # --- reading lines: each distinct line once, with RE2 -----------------------------------------
@@ -247,10 +247,10 @@ def _memoised(key: tuple, compute):
     return memo[key]
 
 
-def _looked_at(lines: list[str], flags: dict) -> dict[str, bool] | None:
+def _looked_at(lines: list[str], flags: Policy) -> dict[str, bool] | None:
     """Whether each distinct line (without its end) is one the view looks at; None: all are."""
-    keep = pattern(flags["keep_lines"]) if flags.get("keep_lines") else None
-    drop = pattern(flags["drop_lines"]) if flags.get("drop_lines") else None
+    keep = pattern(flags.keep_lines) if flags.keep_lines else None
+    drop = pattern(flags.drop_lines) if flags.drop_lines else None
     if keep is None and drop is None:
         return None
     decided: dict[str, bool] = {}
@@ -261,7 +261,7 @@ def _looked_at(lines: list[str], flags: dict) -> dict[str, bool] | None:
     return decided
 
 
-def _filter_lines(text: str, flags: dict) -> str:
+def _filter_lines(text: str, flags: Policy) -> str:
     """The lines a view looks at, each with its own line end (so a prompt stays a prompt)."""
     def kept() -> str:
         lines = text.split("\n")
@@ -270,7 +270,7 @@ def _filter_lines(text: str, flags: dict) -> str:
             return text
         tail = lines[-1] if lines[-1] and decided[lines[-1]] else ""
         return "".join([line + "\n" for line in lines[:-1] if decided[line]]) + tail
-    return _memoised(("lines", text, flags.get("keep_lines"), flags.get("drop_lines")), kept)
+    return _memoised(("lines", text, flags.keep_lines, flags.drop_lines), kept)
 
 
 def _strip_line_ends(text: str, last: bool) -> str:
@@ -294,21 +294,21 @@ def _drop_blank_lines(text: str) -> str:
 
 def normalise(text: str, view: View, last: bool) -> str:
     flags = view.flags
-    if flags.get("crlf"):
+    if flags.crlf:
         text = text.replace("\r\n", "\n")
-    if flags.get("messages") and view.messages and not view.reads_facts:
+    if flags.messages and view.messages and not view.reads_facts:
         text = _canonical_messages(text, view.messages)
-    if flags.get("keep_lines") or flags.get("drop_lines"):
+    if flags.keep_lines or flags.drop_lines:
         text = _filter_lines(text, flags)
-    if flags.get("trailing_space"):
+    if flags.trailing_space:
         text = _strip_line_ends(text, last)
-    if flags.get("ignore_blank_lines"):
+    if flags.ignore_blank_lines:
         text = _drop_blank_lines(text)
-    if flags.get("trailing_blank_lines") and last:
+    if flags.trailing_blank_lines and last:
         text = text.rstrip("\n")
-    if flags.get("ignore_case"):
+    if flags.ignore_case:
         text = text.casefold()
-    if flags.get("collapse_whitespace"):
+    if flags.collapse_whitespace:
         text = " ".join(text.split())
     return text
 
@@ -321,10 +321,10 @@ def _lines_contained(expected: str, actual: str) -> bool:
 
 
 def turns_equal(expected: str, actual: str, view: View, last: bool) -> bool:
-    if view.flags.get("ignore_extra_lines"):
+    if view.flags.ignore_extra_lines:
         keep = view.looser({"collapse_whitespace": False})
         exp, act = normalise(expected, keep, last), normalise(actual, keep, last)
-        if view.flags.get("collapse_whitespace"):
+        if view.flags.collapse_whitespace:
             exp = "\n".join(" ".join(line.split()) for line in exp.split("\n"))
             act = "\n".join(" ".join(line.split()) for line in act.split("\n"))
         return _lines_contained(exp, act)
@@ -362,15 +362,15 @@ def _compare_turns(exp_turns, exp_inputs, act_turns, act_inputs, view: View) -> 
 
 def _judged(turns: list[Turn], exp_turns, act_turns, view: View) -> list[Turn]:
     """The turns a case is scored on; for `last`, the last turn of each side, paired."""
-    which = view.flags.get("turns", "all")
+    which = view.flags.turns
     if which == "first":
         return turns[:1]
     if which == "last":
         exp, act = exp_turns[-1], act_turns[-1]
-        if view.flags.get("from"):
-            if view.flags.get("messages") and view.messages:  # the marker may be example wording
+        if view.flags.from_:
+            if view.flags.messages and view.messages:  # the marker may be example wording
                 exp, act = _canonical_messages(exp, view.messages), _canonical_messages(act, view.messages)
-            exp, act = _from(exp, view.flags["from"]), _from(act, view.flags["from"])
+            exp, act = _from(exp, view.flags.from_), _from(act, view.flags.from_)
         return [Turn(len(exp_turns) - 1, None, exp, act, turns_equal(exp, act, view, True))]
     return turns
 
@@ -391,26 +391,26 @@ def _compare(expected_events, expected_end: End, actual_events, actual_end: End,
     act_turns, act_inputs = split_turns(actual_events)
     printed = (exp_turns, act_turns)
     if view.reads_facts:  # compare what a person reads in each turn, not its text
-        exp_turns = facts.fact_turns(exp_turns, view.reader, flags["facts"])
-        act_turns = facts.fact_turns(act_turns, view.reader, flags["facts"])
+        exp_turns = facts.fact_turns(exp_turns, view.reader, flags.facts)
+        act_turns = facts.fact_turns(act_turns, view.reader, flags.facts)
     shown = _compare_turns(exp_turns, exp_inputs, act_turns, act_inputs, view)
     judged = _judged(shown, exp_turns, act_turns, view)
     scored_indexes = {j.index for j in judged}
     first_anywhere = next((t.index for t in shown if not t.equal), None)
     for turn in shown:  # a turn that is not scored is not marked as a difference
         turn.equal = turn.equal or turn.index not in scored_indexes
-    if flags.get("turns") == "last" and not judged[0].equal:
+    if flags.turns == "last" and not judged[0].equal:
         shown[min(len(shown) - 1, judged[0].index)].equal = False
-    end_ok = bool(flags.get("ignore_exit") and not actual_end.stopped or expected_end == actual_end)
+    end_ok = bool(flags.ignore_exit and not actual_end.stopped or expected_end == actual_end)
     first = next((t.index for t in shown if not t.equal), None)
     passed = all(t.equal for t in judged) and end_ok
     result = Comparison(passed, shown, first, end_ok, flags)
     if not end_ok:
         result.problems.append(f"expected {expected_end.label()}, but the program {actual_end.describe()}")
     if first is not None:
-        turn = judged[0] if flags.get("turns") == "last" else shown[first]
+        turn = judged[0] if flags.turns == "last" else shown[first]
         result.difference = describe_difference(turn, view)
-        if flags.get("turns") == "last" and first_anywhere is not None and first_anywhere < turn.index:
+        if flags.turns == "last" and first_anywhere is not None and first_anywhere < turn.index:
             earlier = next(t for t in _compare_turns(exp_turns, exp_inputs, act_turns, act_inputs, view)
                            if t.index == first_anywhere)
             result.difference += f"; the transcripts first differ at {describe_difference(earlier, view)}"
@@ -470,7 +470,7 @@ def _hint(exp_turns, exp_inputs, act_turns, act_inputs, view: View) -> str | Non
     """The first rung of the ladder that passes; at most len(LADDER) more linear comparisons."""
     looser = view
     for label, change in LADDER:
-        if all(looser.flags.get(k) for k in change):
+        if all(getattr(looser.flags, k) for k in change):
             continue
         looser = looser.looser(change)
         shown = _compare_turns(exp_turns, exp_inputs, act_turns, act_inputs, looser)
@@ -485,12 +485,12 @@ def _viewed_lines(text: str, view: View) -> tuple[list[str], list[str], list[int
     """The lines of a turn that the view looks at: as printed, as the view reads them (the keys
     the difference is found on) and their line numbers, so a reason points at a line that counts."""
     flags = view.flags
-    skip_blank = flags.get("collapse_whitespace") or flags.get("ignore_blank_lines")
+    skip_blank = flags.collapse_whitespace or flags.ignore_blank_lines
     printed = text.replace("\r\n", "\n")
     printed_lines = printed.split("\n")
     looked_at = _looked_at(printed_lines, flags)
     # message classes read line by line, so the whole turn is read once (as normalise did)
-    messages = flags.get("messages") and view.messages and not view.reads_facts
+    messages = flags.messages and view.messages and not view.reads_facts
     read_lines = (_canonical_messages(printed, view.messages) if messages else printed).split("\n")
     one_line = view.looser({"keep_lines": None, "drop_lines": None, "trailing_blank_lines": False, "messages": False})
     keyed: dict[str, str] = {}
@@ -554,7 +554,7 @@ def describe_difference(turn: Turn, view: View) -> str:
     def at(numbers, index):
         return numbers[index] if index < len(numbers) else (numbers[-1] + 1 if numbers else 1)
 
-    extra_ok = view.flags.get("ignore_extra_lines")
+    extra_ok = view.flags.ignore_extra_lines
     if extra_ok and max(len(exp_keys), len(act_keys)) > DIFF_LINES:  # too long to align: found in order
         missing = _first_missing(exp_keys, act_keys)
         if missing is None:

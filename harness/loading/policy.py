@@ -7,7 +7,8 @@ can make a comparison backtrack.
 """
 import functools
 import re
-from dataclasses import dataclass
+import dataclasses
+from dataclasses import dataclass, fields
 
 import re2
 
@@ -106,15 +107,54 @@ class MessageClass:
         return _expand(self.text, groups)
 
 
-def policy(*layers) -> dict:
-    """Merge policy layers (preset names or mappings with an optional `preset`), later ones winning."""
+@dataclass(frozen=True)
+class Policy:
+    """A case's comparison policy, merged from the spec's defaults, its item's and its own:
+    the normalisations (FLAGS) and what the case looks at (VIEW_KEYS; `from` is `from_`)."""
+    crlf: bool = False
+    trailing_space: bool = False
+    trailing_blank_lines: bool = False
+    ignore_blank_lines: bool = False
+    ignore_case: bool = False
+    collapse_whitespace: bool = False
+    ignore_extra_lines: bool = False
+    ignore_exit: bool = False
+    turns: str = "all"  # all | first | last
+    from_: str | None = None  # with turns: the turn from this marker on
+    messages: bool = False  # the spec's message classes apply
+    keep_lines: str | None = None  # RE2: only the lines matching it count
+    drop_lines: str | None = None  # RE2: the lines matching it are left out
+    rewrite: bool = True  # the program's output read through the spec's rewrite
+    facts: str = "off"  # off | shown | state: compare the game's facts, not its glyphs
+
+    @classmethod
+    def of(cls, flags: dict) -> "Policy":
+        return cls(**{_field(key): value for key, value in flags.items()})
+
+    def layer(self) -> dict:
+        """The policy as a layer of another (the keys a spec writes)."""
+        return {("from" if f.name == "from_" else f.name): getattr(self, f.name) for f in fields(self)}
+
+    def replace(self, change: dict) -> "Policy":
+        """This policy with some keys (as a spec writes them) changed."""
+        return dataclasses.replace(self, **{_field(key): value for key, value in change.items()})
+
+
+def _field(key: str) -> str:
+    return "from_" if key == "from" else key
+
+
+def policy(*layers) -> Policy:
+    """Merge policy layers (preset names, mappings with an optional `preset`, or policies), later ones winning."""
     flags = {name: False for name in FLAGS} | dict(VIEW_KEYS)
     for layer in layers:
         if not layer:
             continue
-        if isinstance(layer, str):
+        if isinstance(layer, Policy):
+            layer = layer.layer()
+        elif isinstance(layer, str):
             layer = {"preset": layer}
         if "preset" in layer:
             flags = {name: False for name in FLAGS} | {k: flags[k] for k in VIEW_KEYS} | PRESETS[layer["preset"]]
         flags.update({k: v for k, v in layer.items() if k != "preset"})
-    return flags
+    return Policy.of(flags)

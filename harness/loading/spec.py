@@ -64,7 +64,7 @@ class Spec:
     milestones: dict[str, dict]
     targets: dict[str, Target]
     rubric: list[RubricItem]
-    compare: dict
+    compare: policies.Policy  # the spec's defaults, merged once
     limits: Limits  # of each run (a case may set its own on top)
     random_start: random_starts.RandomStart | None
     document: yamlfile.Document | None = field(repr=False)
@@ -94,7 +94,7 @@ class Spec:
     def items(self, milestone: str | None) -> list[RubricItem]:
         return [item for item in self.rubric if milestone is None or item.milestone in (None, milestone)]
 
-    def policy(self, rubric: str, case_compare) -> dict:
+    def policy(self, rubric: str, case_compare) -> policies.Policy:
         """A case's comparison policy: the spec's defaults, then its item's, then its own."""
         item = next((i for i in self.rubric if i.id == rubric), None)
         return policies.policy("default", self.compare, item.compare if item else None, case_compare)
