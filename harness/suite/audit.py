@@ -748,8 +748,11 @@ class Explainer:
         # an item judges the code its cases run: the items whose cases reach the mutated lines (all
         # of them for code no case reaches), so a refusal's layout is not charged to the final board
         lines = self._judged_lines(mutant)
-        reaching = {c.rubric for c in auditor.cases if self.reach.get(c.name, set()).intersection(lines)}
-        items = [i for i in items if i in reaching] or items
+        reaching = [c for c in auditor.cases if self.reach.get(c.name, set()).intersection(lines)]
+        items = [i for i in items if i in {c.rubric for c in reaching}] or items
+        # each item looks as its own cases there do (a board case compares its first turn only)
+        looks = {c.rubric: c.compare for c in reversed(reaching)}
+        looks[base.rubric] = base.compare
         case = replace(base, name=f"audit-{mutant.line}", inputs=list(probe.inputs), compare=None, repeat=1,
                        expect=None, points=1, seed=probe.seed)
         try:
@@ -757,9 +760,9 @@ class Explainer:
         except InputError:  # the reference did not finish on it (it never ends when typed so)
             return []
         # the item of the case it grew from judges it as that case does (a random start's summary,
-        # the lines that case looks at); the others with their own comparison
-        cases = [replace(case, name=f"audit-{item}", rubric=item, expect=expect,
-                         compare=base.compare if item == base.rubric else None) for item in items]
+        # the lines that case looks at), another item as its cases reaching the mutant's code do
+        cases = [replace(case, name=f"audit-{item}", rubric=item, expect=expect, compare=looks.get(item))
+                 for item in items]
         folder = auditor._folder()
         copy = _copy(auditor.reference, folder, mutant.source)
         try:
