@@ -199,7 +199,7 @@ class GameState:
 
     def flip(self, value: int) -> None:
         """Player 1 flips a flippable die: it shows 7-value and is unflippable; no die is just played."""
-        if value not in self.p1_flippable:
+        if value not in self.p1_flippable:  # audit: reference-only (the driver's `undefined`: a failed precondition)
             raise PreconditionError(f"flip {value}: player 1 has no flippable {value}")
         self.p1_flippable.remove(value)
         self.p1_unflippable = sorted(self.p1_unflippable + [7 - value])
@@ -212,6 +212,7 @@ class GameState:
         elif value in self.p2_unflippable:
             self.p2_unflippable.remove(value)
         else:
+            # audit: reference-only (the driver's `undefined`: a failed precondition)
             raise PreconditionError(f"play {value}: player 2 has no die {value}")
         self._retire_just_played()
         self.just_played = value
@@ -220,7 +221,7 @@ class GameState:
 
     def take(self, values) -> None:
         """Move the given ordinary middle dice to player 1's flippable dice (no legality check)."""
-        if not _contains_all(self.middle, values):
+        if not _contains_all(self.middle, values):  # audit: reference-only (the driver's `undefined`: a failed precondition)
             raise PreconditionError(f"take {_bag(values)}: not all of these are ordinary middle dice")
         _remove_all(self.middle, values)
         self.p1_flippable = sorted(self.p1_flippable + list(values))
