@@ -31,6 +31,7 @@ MAX_UPLOAD_BYTES = 5 * 1024 * 1024  # one upload's whole request body
 MAX_FILES = 50  # files in one upload
 MAX_NAME_CHARS = 100
 RATE_PER_HOUR = 20
+DRAINED = 8  # an upload over the cap is read and dropped up to this many times the cap, to answer 413
 SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
                     "X-Frame-Options": "SAMEORIGIN"}
 PAGE_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
@@ -103,14 +104,19 @@ class App:
     async def upload(self, request: Request) -> Response:
         if not _same_origin(request):
             return refuse(403, "this form may be posted only from this service's own page")
-        declared = request.headers.get("content-length")
-        if declared and declared.isdigit() and int(declared) > self.s.max_bytes:
-            return refuse(413, f"the upload is larger than {self.s.max_bytes // 1024} KB")
-        body = bytearray()
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > self.s.max_bytes:
-                return refuse(413, f"the upload is larger than {self.s.max_bytes // 1024} KB")
+        too_big = refuse(413, f"the upload is larger than {self.s.max_bytes // 1024} KB")
+        declared = request.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > DRAINED * self.s.max_bytes:
+            return too_big  # not even read: the client sees the connection end
+        body, over = bytearray(), False
+        async for chunk in request.stream():  # read to its end (not kept), so the client reads the answer
+            over = over or len(body) + len(chunk) > self.s.max_bytes
+            if over:
+                body.clear()
+            else:
+                body += chunk
+        if over:
+            return too_big
         sent = bytes(body)
 
         async def replay():
