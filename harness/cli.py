@@ -1,4 +1,4 @@
-"""The `harness` command: play, record, run, grade, check, regen, audit, samples.
+"""The `harness` command: play, record, run, grade, check, serve, regen, audit, samples.
 
 Exit codes: 0 all passed / done, 1 some case failed, 2 usage or input error.
 """
@@ -83,6 +83,23 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("submission", type=arguments.existing_path)
     p.add_argument("-o", "--output", type=arguments.report_folder, default="reports", help="where the HTML report goes")
     _budget_option(p)
+    p.add_argument("--server", metavar="URL", help="check on the class's self-check service (`harness serve`) instead")
+    p.add_argument("--token", help="your token for --server")
+
+    p = sub.add_parser("serve", help="a self-check service for a class: upload, graded on the server, hidden cases kept",
+                       epilog=EPILOG)
+    p.add_argument("games", nargs="*", metavar="GAME")
+    p.add_argument("--roster", type=arguments.path, help="CSV with the columns student,token")
+    p.add_argument("--make-tokens", type=arguments.path, metavar="NAMES",
+                   help="print a roster (CSV) with a fresh token for each name of NAMES (one a line), and stop")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    p.add_argument("--data", type=arguments.path, default=Path("serve-data"),
+                   help="where uploads, results and the queue are kept (default: ./serve-data)")
+    p.add_argument("--instructor-token", help="the token that opens /instructor (at least 16 characters)")
+    p.add_argument("--rate", type=int, default=20, help="self-checks a student may ask for per hour (default: 20)")
+    p.add_argument("--no-sandbox", action="store_true",
+                   help="run submissions without bubblewrap (only for programs you trust)")
 
     p = sub.add_parser("gradescope", help="grade the submission of a Gradescope autograder run into its results.json",
                        epilog=EPILOG)
@@ -271,6 +288,11 @@ def cmd_grade(args) -> int:
 
 
 def cmd_check(args) -> int:
+    if args.server or args.token:
+        if not (args.server and args.token):
+            raise InputError("--server and --token go together: the service's URL and your token")
+        from harness.serve import client
+        return client.check(args.game, args.submission, args.server, args.token, args.output)
     spec, milestone = specs.parse_game(args.game)
     spec = _budgeted(spec, args)
     found = _load_cases(spec, milestone, public_only=True)
@@ -283,6 +305,23 @@ def cmd_check(args) -> int:
     paths = files.write(result, args.output / f"check-{spec.game}")
     print(f"  full report: {paths['html']}")
     return 0 if result.all_passed else 1
+
+
+def cmd_serve(args) -> int:
+    from harness.serve import tokens
+    if args.make_tokens:
+        print(tokens.make(args.make_tokens), end="")
+        return 0
+    if not args.games or not args.roster:
+        raise InputError("serve needs GAME... and --roster FILE (make one with --make-tokens NAMES)")
+    if not 0 < args.port < 65536 or args.rate < 1:
+        raise InputError("--port must be 1 to 65535 and --rate at least 1")
+    try:
+        from harness.serve import start
+    except ImportError:
+        raise InputError("serve needs the serve extra: pip install 'game-harness[serve]'")
+    return start.run(args.games, args.roster, args.host, args.port, args.data, args.instructor_token, args.rate,
+                     args.no_sandbox)
 
 
 def cmd_run(args) -> int:
@@ -415,7 +454,7 @@ def cmd_gradescope(args) -> int:
 
 
 COMMANDS = {"play": cmd_play, "record": cmd_record, "run": cmd_run, "grade": cmd_grade, "check": cmd_check,
-            "regen": cmd_regen, "gradescope": cmd_gradescope, "audit": cmd_audit, "samples": cmd_samples}
+            "regen": cmd_regen, "gradescope": cmd_gradescope, "audit": cmd_audit, "samples": cmd_samples, "serve": cmd_serve}
 
 
 if __name__ == "__main__":

@@ -1,0 +1,129 @@
+"""`harness check GAME SUBMISSION --server URL --token TOKEN`: the student's side, with the
+standard library only (the lean install): the submission zipped as intake takes it in, sent,
+waited on with a progress line, and the server's text printed as a local check prints it."""
+import io
+import json
+import sys
+import time
+import urllib.error
+import urllib.request
+import uuid
+import zipfile
+from pathlib import Path
+
+from harness.atomic import write_text
+from harness.building import intake
+from harness.errors import InputError
+
+POLL_SECONDS = 1.0
+WAIT_SECONDS = 3600
+
+
+class Refused(Exception):
+    """The server said no: one line for the student."""
+
+
+def pack(submission: Path) -> tuple[str, bytes]:
+    """The submission as one file to send: an archive as it is, else a zip of what intake takes in."""
+    if submission.is_file() and intake.is_archive(submission):
+        return submission.name, submission.read_bytes()
+    taken = intake.open_submission(submission)
+    try:
+        if taken.problem:
+            raise InputError(f"{submission}: {taken.problem}")
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
+            for rel in taken.files:
+                zf.writestr(rel, intake.read_file(taken.root, rel))
+        return "submission.zip", buffer.getvalue()
+    except intake.IntakeProblem as problem:
+        raise InputError(f"{submission}: {problem}")
+    finally:
+        intake.close(taken)
+
+
+def multipart(fields: dict[str, str], files: list[tuple[str, bytes]]) -> tuple[str, bytes]:
+    boundary = uuid.uuid4().hex
+    out = io.BytesIO()
+    for name, value in fields.items():
+        out.write(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n'.encode())
+        out.write(value.encode("utf-8") + b"\r\n")
+    for filename, data in files:
+        safe = filename.replace('"', "_").replace("\r", "_").replace("\n", "_")
+        out.write(f'--{boundary}\r\nContent-Disposition: form-data; name="files"; filename="{safe}"\r\n'
+                  "Content-Type: application/octet-stream\r\n\r\n".encode())
+        out.write(data + b"\r\n")
+    out.write(f"--{boundary}--\r\n".encode())
+    return f"multipart/form-data; boundary={boundary}", out.getvalue()
+
+
+class Client:
+    def __init__(self, server: str, token: str):
+        self.server, self.token = server.rstrip("/"), token
+
+    def call(self, path: str, body: bytes | None = None, content_type: str | None = None, raw: bool = False):
+        headers = {"Authorization": f"Bearer {self.token}", "Accept": "application/json"}
+        if content_type:
+            headers["Content-Type"] = content_type
+        request = urllib.request.Request(self.server + path, data=body, headers=headers,
+                                         method="POST" if body is not None else "GET")
+        try:
+            with urllib.request.urlopen(request, timeout=60) as answer:
+                data = answer.read()
+                return data if raw else json.loads(data)
+        except urllib.error.HTTPError as problem:
+            try:
+                why = json.loads(problem.read()).get("error", "")
+            except (ValueError, AttributeError):
+                why = ""
+            if problem.code == 401:
+                raise Refused(f"the server at {self.server} refused the token (401): check --token")
+            raise Refused(f"the server at {self.server} refused: {why or problem.reason} ({problem.code})")
+        except (urllib.error.URLError, OSError) as problem:
+            reason = getattr(problem, "reason", problem)
+            raise Refused(f"cannot reach the server at {self.server}: {reason}")
+        except ValueError:
+            raise Refused(f"the server at {self.server} did not answer as a self-check service")
+
+
+def check(game: str, submission: Path, server: str, token: str, output: Path) -> int:
+    if not server.startswith(("http://", "https://")):
+        raise InputError(f"--server {server!r} is not a URL; give http://HOST:PORT or https://HOST")
+    name, data = pack(submission)
+    content_type, body = multipart({"game": game}, [(name, data)])
+    client = Client(server, token)
+    try:
+        accepted = client.call("/api/submissions", body, content_type)
+        state = wait(client, accepted["url"])
+        print(state["text"], end="")
+        try:
+            report = client.call(state["report"], raw=True)
+            folder = output / f"check-{game.split(':')[0]}"
+            folder.mkdir(parents=True, exist_ok=True)
+            print(f"  full report: {write_text(folder / 'report.html', report.decode('utf-8', 'replace'))}")
+        except (Refused, OSError) as problem:
+            print(f"  (the HTML report could not be saved: {problem})", file=sys.stderr)
+    except Refused as problem:
+        raise InputError(str(problem))
+    return 0 if state["result"]["all_passed"] else 1
+
+
+def wait(client: Client, url: str) -> dict:
+    """Poll until graded, saying the queue position, then that the cases run."""
+    said, deadline = "", time.monotonic() + WAIT_SECONDS
+    tty = sys.stderr.isatty()
+    while True:
+        state = client.call(url)
+        if state["state"] == "done":
+            if said and tty:
+                print("\r" + " " * len(said) + "\r", end="", file=sys.stderr, flush=True)
+            return state
+        line = (f"queued: {state.get('position', 0)} ahead of you" if state["state"] == "queued"
+                else "running your program on the cases…")
+        if line != said:
+            print(("\r" + line.ljust(len(said))) if tty else line, end="" if tty else "\n", file=sys.stderr, flush=True)
+            said = line
+        if time.monotonic() > deadline:
+            raise Refused(f"no result after {WAIT_SECONDS // 60} minutes; try again later")
+        time.sleep(POLL_SECONDS)
+

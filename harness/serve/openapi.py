@@ -1,0 +1,70 @@
+"""The HTTP API described as an OpenAPI 3.1 document (served at /openapi.json)."""
+
+_ERROR = {"description": "refused, with the reason", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+
+
+def document(max_bytes: int) -> dict:
+    ident = [{"name": "ident", "in": "path", "required": True, "schema": {"type": "integer"}}]
+    student = [{"bearer": []}]
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "game-harness self-check service", "version": "1"},
+        "components": {
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer", "description": "a student's token"},
+                                "instructor": {"type": "http", "scheme": "basic",
+                                               "description": "any user name, the instructor token as password (or Bearer)"}},
+            "schemas": {
+                "Error": {"type": "object", "properties": {"error": {"type": "string"}}, "required": ["error"]},
+                "Accepted": {"type": "object", "properties": {"id": {"type": "integer"}, "state": {"type": "string"},
+                                                              "position": {"type": "integer"}, "url": {"type": "string"}}},
+                "Submission": {"type": "object", "properties": {
+                    "id": {"type": "integer"}, "game": {"type": "string"},
+                    "state": {"enum": ["queued", "running", "done"]},
+                    "position": {"type": "integer", "description": "queued submissions ahead (when queued)"},
+                    "text": {"type": "string", "description": "what a local `harness check` prints (public cases)"},
+                    "report": {"type": "string", "description": "the HTML report's path"},
+                    "result": {"type": "object", "description": "public cases, their score (not the grade), the hidden count"}}},
+            },
+        },
+        "paths": {
+            "/api/submissions": {
+                "post": {"summary": "upload a submission for a self-check (stored before the answer)",
+                         "security": student,
+                         "requestBody": {"required": True, "content": {"multipart/form-data": {"schema": {
+                             "type": "object", "required": ["files"],
+                             "properties": {"token": {"type": "string", "description": "the token, or the Authorization header"},
+                                            "game": {"type": "string"},
+                                            "files": {"type": "array", "items": {"type": "string", "format": "binary"},
+                                                      "description": f"source files or one archive; at most {max_bytes} bytes in all"}}}}}},
+                         "responses": {"202": {"description": "queued", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Accepted"}}}},
+                                       "400": _ERROR, "401": _ERROR, "403": _ERROR, "409": _ERROR, "413": _ERROR,
+                                       "422": _ERROR, "429": _ERROR}},
+                "get": {"summary": "your submissions", "security": student,
+                        "responses": {"200": {"description": "the list"}, "401": _ERROR}}},
+            "/api/submissions/{ident}": {"get": {
+                "summary": "a submission's state, then its result (public cases only)", "security": student,
+                "parameters": ident,
+                "responses": {"200": {"description": "the state", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Submission"}}}},
+                              "401": _ERROR, "404": _ERROR}}},
+            "/api/submissions/{ident}/report": {"get": {
+                "summary": "the HTML report of the public cases", "security": student, "parameters": ident,
+                "responses": {"200": {"description": "HTML", "content": {"text/html": {}}}, "401": _ERROR, "404": _ERROR,
+                              "409": _ERROR}}},
+            "/instructor": {"get": {"summary": "the class page over every student's latest self-check",
+                                    "security": [{"instructor": []}],
+                                    "parameters": [{"name": "game", "in": "query", "schema": {"type": "string"}}],
+                                    "responses": {"200": {"description": "HTML"}, "401": _ERROR}}},
+            "/instructor/gradebook.csv": {"get": {"summary": "the gradebook of the latest self-checks",
+                                                  "security": [{"instructor": []}],
+                                                  "responses": {"200": {"description": "CSV"}, "401": _ERROR}}},
+            "/instructor/students/{student}": {"get": {"summary": "a student's history", "security": [{"instructor": []}],
+                                                       "parameters": [{"name": "student", "in": "path", "required": True,
+                                                                       "schema": {"type": "string"}}],
+                                                       "responses": {"200": {"description": "JSON"}, "401": _ERROR}}},
+            "/instructor/submissions/{ident}/report": {"get": {"summary": "a submission's full report, hidden cases included",
+                                                               "security": [{"instructor": []}], "parameters": ident,
+                                                               "responses": {"200": {"description": "HTML"}, "401": _ERROR, "404": _ERROR}}},
+            "/": {"get": {"summary": "the upload page", "responses": {"200": {"description": "HTML"}}}},
+            "/openapi.json": {"get": {"summary": "this document", "responses": {"200": {"description": "JSON"}}}},
+        },
+    }

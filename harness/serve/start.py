@@ -1,0 +1,42 @@
+"""`harness serve`: the games and the roster loaded, the store opened, the worker and the
+HTTP server (uvicorn) started; a kill at any moment loses nothing acknowledged."""
+import logging
+import sys
+from pathlib import Path
+
+import python_multipart  # noqa: F401 (the form parser Starlette uses: missing means the extra is)
+import uvicorn
+
+from harness.errors import InputError
+from harness.loading import cases as caseload
+from harness.loading import spec as specs
+from harness.running import sandbox
+from harness.serve import app, tokens
+from harness.serve.queue import Game, Worker
+from harness.serve.store import Store
+
+
+def games(names: list[str]) -> dict[str, Game]:
+    loaded = {}
+    for name in dict.fromkeys(names):
+        spec, milestone = specs.parse_game(name)
+        found = caseload.load_all(spec, milestone)
+        if not found:
+            raise InputError(f"no cases for {name} in cases/{spec.game}/")
+        caseload.require_expectations(found)
+        loaded[name] = Game(spec, milestone, found)
+    return loaded
+
+
+def run(names: list[str], roster_file: Path, host: str, port: int, data: Path, instructor: str | None,
+        rate: int, no_sandbox: bool, jobs: int | None = None) -> int:
+    sandbox.require(no_sandbox)
+    settings = app.Settings(games(names), tokens.load(roster_file, instructor), Store(data), rate=rate)
+    settings.worker = Worker(settings.store, settings.games, jobs)
+    queued = sum(1 for row in settings.store.everything() if row.state != "done")
+    print(f"harness serve: {', '.join(settings.games)} for {len(settings.roster.students)} students on "
+          f"http://{host}:{port}/ (data in {data}; {queued} waiting to be graded)", file=sys.stderr, flush=True)
+    logging.getLogger("uvicorn.access").disabled = False  # paths only: tokens never travel in a URL
+    uvicorn.run(app.make(settings), host=host, port=port, log_level="info", server_header=False,
+                proxy_headers=True, forwarded_allow_ips="127.0.0.1")
+    return 0

@@ -1,0 +1,172 @@
+"""What the service keeps, all under --data: an SQLite database (submissions and their state)
+and files (each upload in uploads/ID/, each result in results/ID.json).
+
+An upload is written whole into its folder and its row committed before it is acknowledged,
+so a kill at any moment loses nothing acknowledged; on start, what was running is queued again.
+"""
+import json
+import os
+import shutil
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness import atomic
+from harness.reporting import exports
+from harness.results import SubmissionResult
+
+QUEUED, RUNNING, DONE = "queued", "running", "done"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS submissions (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    student TEXT NOT NULL,
+    game TEXT NOT NULL,
+    state TEXT NOT NULL,
+    created REAL NOT NULL,
+    started REAL,
+    finished REAL,
+    attempts INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS by_student ON submissions (student, id);
+CREATE INDEX IF NOT EXISTS by_state ON submissions (state, id);
+"""
+
+
+@dataclass
+class Row:
+    id: int
+    student: str
+    game: str
+    state: str
+    created: float
+    started: float | None
+    finished: float | None
+    attempts: int
+
+
+class Store:
+    def __init__(self, folder: Path):
+        self.folder = folder
+        for sub in ("uploads", "results", "staging", "exports"):
+            (folder / sub).mkdir(parents=True, exist_ok=True)
+        shutil.rmtree(folder / "staging", ignore_errors=True)  # never acknowledged: a kill mid-upload
+        (folder / "staging").mkdir()
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(folder / "serve.db", check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")  # a committed row survives a kill or a power cut
+        self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def _rows(self, sql: str, *args) -> list[Row]:
+        with self._lock:
+            return [Row(*r) for r in self._db.execute(
+                f"SELECT id, student, game, state, created, started, finished, attempts FROM submissions {sql}", args)]
+
+    # --- uploads ---------------------------------------------------------------------
+
+    def staging(self) -> Path:
+        """A fresh folder to receive an upload's files into (removed unless added)."""
+        path = self.folder / "staging" / os.urandom(8).hex()
+        path.mkdir()
+        return path
+
+    def add(self, student: str, game: str, staged: Path) -> Row:
+        """The staged upload becomes a queued submission: its files moved in, its row committed."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                cursor = self._db.execute("INSERT INTO submissions (student, game, state, created) VALUES (?, ?, ?, ?)",
+                                          (student, game, QUEUED, time.time()))
+                ident = cursor.lastrowid
+                target = self.upload(ident)
+                shutil.rmtree(target, ignore_errors=True)  # a folder left by a kill before an earlier commit
+                os.replace(staged, target)
+                _sync_folder(target.parent)
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+        return self.get(ident)
+
+    def upload(self, ident: int) -> Path:
+        return self.folder / "uploads" / str(ident)
+
+    # --- the queue -------------------------------------------------------------------
+
+    def recover(self) -> int:
+        """On start: a submission left running is done if its result was written, else queued again."""
+        count = 0
+        for row in self._rows("WHERE state = ?", RUNNING):
+            if self.result_path(row.id).exists():
+                self._set(row.id, DONE, finished=time.time())
+            else:
+                self._set(row.id, QUEUED)
+                count += 1
+        return count
+
+    def claim(self, busy: set[str]) -> Row | None:
+        """The oldest queued submission of a student with none running, marked running."""
+        for row in self._rows("WHERE state = ? ORDER BY id", QUEUED):
+            if row.student not in busy:
+                with self._lock:
+                    self._db.execute("UPDATE submissions SET state = ?, started = ?, attempts = attempts + 1 "
+                                     "WHERE id = ?", (RUNNING, time.time(), row.id))
+                return self.get(row.id)
+        return None
+
+    def finish(self, ident: int, result: SubmissionResult) -> None:
+        atomic.write_text(self.result_path(ident), exports.json_text(result.to_json()))
+        self._set(ident, DONE, finished=time.time())
+
+    def _set(self, ident: int, state: str, finished: float | None = None) -> None:
+        with self._lock:
+            self._db.execute("UPDATE submissions SET state = ?, finished = ? WHERE id = ?", (state, finished, ident))
+
+    # --- reading ---------------------------------------------------------------------
+
+    def get(self, ident: int) -> Row | None:
+        rows = self._rows("WHERE id = ?", ident)
+        return rows[0] if rows else None
+
+    def of_student(self, student: str) -> list[Row]:
+        return self._rows("WHERE student = ? ORDER BY id", student)
+
+    def everything(self) -> list[Row]:
+        return self._rows("ORDER BY id")
+
+    def in_flight(self, student: str) -> Row | None:
+        rows = self._rows("WHERE student = ? AND state != ? ORDER BY id", student, DONE)
+        return rows[0] if rows else None
+
+    def since(self, student: str, moment: float) -> list[Row]:
+        return self._rows("WHERE student = ? AND created >= ? ORDER BY id", student, moment)
+
+    def position(self, ident: int) -> int:
+        """How many queued submissions are ahead of this one."""
+        with self._lock:
+            return self._db.execute("SELECT COUNT(*) FROM submissions WHERE state = ? AND id < ?",
+                                    (QUEUED, ident)).fetchone()[0]
+
+    def result_path(self, ident: int) -> Path:
+        return self.folder / "results" / f"{ident}.json"
+
+    def result(self, ident: int) -> SubmissionResult | None:
+        try:
+            return SubmissionResult.from_json(json.loads(self.result_path(ident).read_text(encoding="utf-8")))
+        except FileNotFoundError:
+            return None
+
+
+def _sync_folder(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -1,0 +1,393 @@
+"""The self-check service (`harness serve`, `harness check --server`) against a real uvicorn
+server on a free port, with its own --data, grading the fixture game's samples: uploads and
+results, the student's exit codes, the answers kept on the server, the tokens, the caps, a
+kill -9 mid-queue, and the upload page in a real headless Chromium."""
+import base64
+import csv
+import io
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+import uuid
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import FIXTURE, ROOT, SAMPLES
+
+HIDDEN = "illegal-word-and-five"  # the fixture's one hidden case
+HIDDEN_SECRETS = (HIDDEN, "A word and 5 are refused")
+INSTRUCTOR = "instructor-token-0123456789"
+STUDENTS = [f"student{n}" for n in range(8)] + ['<script>alert("x")</script>']
+DEADLINE = 180
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _env() -> dict:
+    return {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"} | {"HARNESS_ROOT": str(FIXTURE)}
+
+
+class Server:
+    def __init__(self, folder: Path, rate: int = 50):
+        self.folder, self.rate = folder, rate
+        self.data = folder / "data"
+        self.roster = folder / "roster.csv"
+        if not self.roster.exists():
+            tokens = {name: f"token-{n:02d}-{uuid.uuid4().hex}" for n, name in enumerate(STUDENTS)}
+            with self.roster.open("w", newline="") as out:
+                csv.writer(out).writerows([("student", "token"), *tokens.items()])
+        with self.roster.open(newline="") as roster:
+            self.tokens = {row["student"]: row["token"] for row in csv.DictReader(roster)}
+        self.process = None
+
+    def start(self) -> "Server":
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = open(self.folder / f"server-{self.port}.log", "w")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "harness.cli", "serve", "tally", "--roster", str(self.roster), "--port",
+             str(self.port), "--data", str(self.data), "--instructor-token", INSTRUCTOR, "--rate", str(self.rate)],
+            cwd=ROOT, env=_env(), stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            assert self.process.poll() is None, self.logged()
+            try:
+                with urllib.request.urlopen(self.url + "/health", timeout=2):
+                    return self
+            except OSError:
+                time.sleep(0.1)
+        raise AssertionError("the server did not answer: " + self.logged())
+
+    def logged(self) -> str:
+        self.log.flush()
+        return (self.folder / f"server-{self.port}.log").read_text()
+
+    def stop(self, sig=signal.SIGTERM) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(sig)
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if self.process:
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)  # any worker left behind
+            except ProcessLookupError:
+                pass
+        self.log.close()
+
+    def call(self, path, token=None, body=None, headers=None, method=None, basic=None):
+        sent = dict(headers or {})
+        if token:
+            sent["Authorization"] = f"Bearer {token}"
+        if basic:
+            sent["Authorization"] = "Basic " + base64.b64encode(f"x:{basic}".encode()).decode()
+        request = urllib.request.Request(self.url + path, data=body, headers=sent, method=method)
+        try:
+            with urllib.request.urlopen(request, timeout=60) as answer:
+                return answer.status, answer.read()
+        except urllib.error.HTTPError as problem:
+            return problem.code, problem.read()
+
+    def upload(self, student, files, token=None, headers=None, fields=None):
+        """files: [(name, bytes)]; the token in the form body unless given as a header."""
+        boundary = uuid.uuid4().hex
+        out = io.BytesIO()
+        form = {"game": "tally", **({"token": self.tokens[student]} if student else {}), **(fields or {})}
+        for name, value in form.items():
+            out.write(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode())
+        for name, data in files:
+            out.write(f'--{boundary}\r\nContent-Disposition: form-data; name="files"; filename="{name}"\r\n\r\n'.encode())
+            out.write(data + b"\r\n")
+        out.write(f"--{boundary}--\r\n".encode())
+        return self.call("/api/submissions", token, out.getvalue(),
+                         {"Content-Type": f"multipart/form-data; boundary={boundary}", **(headers or {})})
+
+    def wait(self, student, ident, deadline=DEADLINE) -> dict:
+        """Poll the API until the submission is graded (no sleep to synchronise)."""
+        end = time.monotonic() + deadline
+        while time.monotonic() < end:
+            status, body = self.call(f"/api/submissions/{ident}", self.tokens[student])
+            assert status == 200, body
+            state = json.loads(body)
+            if state["state"] == "done":
+                return state
+            time.sleep(0.2)
+        raise AssertionError(f"submission {ident} not graded in {deadline} s: " + self.logged()[-3000:])
+
+
+def _sample(name: str) -> list[tuple[str, bytes]]:
+    return [("tally.py", (SAMPLES / name / "tally.py").read_bytes())]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    running = Server(tmp_path_factory.mktemp("serve")).start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def graded(server):
+    """A correct and a buggy sample (bug-illegal fails a public and the hidden case), graded."""
+    done = {}
+    for student, sample in (("student0", "correct"), ("student1", "bug-illegal")):
+        status, body = server.upload(student, _sample(sample))
+        assert status == 202, body
+        done[sample] = (student, server.wait(student, json.loads(body)["id"]))
+    return done
+
+
+def test_a_correct_and_a_buggy_sample_are_graded_on_their_public_cases(server, graded):
+    _, correct = graded["correct"]
+    _, buggy = graded["bug-illegal"]
+    assert correct["result"]["all_passed"] and correct["result"]["passed"] == correct["result"]["total"] == 7
+    assert not buggy["result"]["all_passed"]
+    assert [c["name"] for c in buggy["result"]["cases"] if c["status"] == "failed"] == ["illegal-out-of-range"]
+    for state in (correct, buggy):
+        assert state["result"]["hidden_cases"] == 1
+        assert "1 hidden case is not shown; it counts in the grade." in state["text"]
+        assert "not your grade" in state["text"]
+
+
+def test_hidden_cases_never_appear_in_a_student_response(server, graded):
+    student, state = graded["bug-illegal"]
+    token = server.tokens[student]
+    shown = [json.dumps(state)]
+    for path in (f"/api/submissions/{state['id']}", f"/api/submissions/{state['id']}/report", "/api/submissions", "/"):
+        status, body = server.call(path, token)
+        assert status == 200
+        shown.append(body.decode())
+    assert "hidden case is not shown" in shown[2]
+    for text in shown:
+        for secret in HIDDEN_SECRETS:
+            assert secret not in text
+    # the instructor sees it, in the full report and on the class page
+    status, body = server.call(f"/instructor/submissions/{state['id']}/report", basic=INSTRUCTOR)
+    assert status == 200 and HIDDEN in body.decode()
+    status, body = server.call("/instructor", basic=INSTRUCTOR)
+    assert status == 200 and "student1" in body.decode()
+    status, body = server.call("/instructor/gradebook.csv", INSTRUCTOR)
+    assert status == 200 and body.decode().startswith("submission,status,percent")
+    assert "student0,graded,100.00" in body.decode()
+
+
+def test_tokens_are_checked_and_a_student_reads_only_their_own(server, graded):
+    student, state = graded["bug-illegal"]
+    ident = state["id"]
+    assert server.call(f"/api/submissions/{ident}")[0] == 401
+    assert server.call(f"/api/submissions/{ident}", "wrong-token-" + "x" * 20)[0] == 401
+    assert server.call(f"/api/submissions/{ident}", server.tokens["student0"])[0] == 404
+    assert server.call(f"/api/submissions/{ident}/report", server.tokens["student0"])[0] == 404
+    assert server.call("/api/submissions/999999", server.tokens[student])[0] == 404
+    assert server.upload(None, _sample("correct"))[0] == 401
+    assert server.upload(None, _sample("correct"), fields={"token": "nope" * 8})[0] == 401
+    assert server.call("/instructor")[0] == 401
+    assert server.call("/instructor", server.tokens[student])[0] == 401
+    assert server.call("/instructor/gradebook.csv", basic=server.tokens[student])[0] == 401
+    # tokens are never in the log
+    log = server.logged()
+    assert not any(token in log for token in server.tokens.values()) and INSTRUCTOR not in log
+
+
+def test_the_openapi_document_describes_the_api(server):
+    status, body = server.call("/openapi.json")
+    document = json.loads(body)
+    assert status == 200 and document["openapi"].startswith("3.")
+    assert {"/api/submissions", "/api/submissions/{ident}", "/instructor"} <= set(document["paths"])
+
+
+def test_odd_names_and_path_traversal_stay_inside_the_upload(server, tmp_path):
+    student = "student2"
+    for name in ("../../../../tmp/escaped.py", ".hidden", "..", "a\x01b.py", "x" * 300):
+        status, body = server.upload(student, [(name, b"print(1)\n")])
+        if status == 202:  # a folder part is dropped: only the file's own name is kept
+            ident = json.loads(body)["id"]
+            assert sorted(os.listdir(server.data / "uploads" / str(ident))) == ["escaped.py"]
+            server.wait(student, ident)
+        else:
+            assert status == 400, (name, body)
+    assert not Path("/tmp/escaped.py").exists() or Path("/tmp/escaped.py").read_bytes() != b"print(1)\n"
+    # an archive whose members leave its folder: intake skips them when grading
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as zf:
+        zf.writestr("../../evil.py", "print('evil')\n")
+        zf.writestr("tally.py", (SAMPLES / "correct" / "tally.py").read_text())
+    status, body = server.upload(student, [("sub.zip", buffer.getvalue())])
+    assert status == 202, body
+    state = server.wait(student, json.loads(body)["id"])
+    assert state["result"]["all_passed"] and "leaves the archive" in state["text"]
+    assert not (server.data / "evil.py").exists() and not (server.data / "uploads" / "evil.py").exists()
+
+
+def test_oversize_and_bomb_uploads_are_refused(server):
+    status, body = server.upload("student3", [("big.py", b"#" * (6 * 1024 * 1024))])
+    assert status == 413, body
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("tally.py", (SAMPLES / "correct" / "tally.py").read_text())
+        zf.writestr("bomb.txt", b"\0" * (60 * 1024 * 1024))
+    assert len(buffer.getvalue()) < 1024 * 1024
+    status, body = server.upload("student3", [("bomb.zip", buffer.getvalue())])
+    assert status == 413 and b"unpacks to more than" in body, body
+    status, body = server.upload("student3", [(f"f{n}.py", b"") for n in range(60)])
+    assert status in (400, 413), body
+    assert server.call("/api/submissions", server.tokens["student3"])[1].count(b'"id"') == 0  # none was kept
+
+
+def test_html_in_names_and_output_is_escaped(server):
+    evil = STUDENTS[-1]
+    program = (SAMPLES / "correct" / "tally.py").read_text().replace("Start:", "<script>alert(1)</script>Start:")
+    status, body = server.upload(evil, [("tally.py", program.encode())])
+    assert status == 202, body
+    state = server.wait(evil, json.loads(body)["id"])
+    status, report = server.call(f"/api/submissions/{state['id']}/report", server.tokens[evil])
+    assert status == 200 and b"<script>" not in report and b"&lt;script&gt;" in report
+    status, page = server.call("/instructor", INSTRUCTOR)
+    assert status == 200 and b"<script>" not in page and b"&lt;script&gt;" in page
+
+
+def test_a_post_from_another_origin_is_refused(server):
+    status, body = server.upload("student4", _sample("correct"), headers={"Origin": "http://evil.example"})
+    assert status == 403, body
+
+
+def test_one_in_flight_per_student(server):
+    status, body = server.upload("student5", _sample("bug-hang"))
+    assert status == 202, body
+    status, again = server.upload("student5", _sample("correct"))
+    assert status == 409 and b"still being checked" in again
+    server.wait("student5", json.loads(body)["id"])
+    status, body = server.upload("student5", _sample("correct"))
+    assert status == 202, body
+    server.wait("student5", json.loads(body)["id"])
+
+
+def _check(server, sample, token, url=None):
+    return subprocess.run([sys.executable, "-m", "harness.cli", "check", "tally", str(SAMPLES / sample), "--server",
+                           url or server.url, "--token", token, "-o", str(server.folder / "reports")],
+                          cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=600)
+
+
+def test_check_with_a_server_exit_codes(server):
+    done = _check(server, "correct", server.tokens["student6"])
+    assert done.returncode == 0, done.stderr
+    assert "7/7 cases passed" in done.stdout and "not your grade" in done.stdout
+    assert (server.folder / "reports" / "check-tally" / "report.html").is_file()
+    done = _check(server, "bug-add", server.tokens["student6"])
+    assert done.returncode == 1, done.stderr
+    assert "FAIL add-two" in done.stdout and HIDDEN not in done.stdout + done.stderr
+    done = _check(server, "correct", "not-a-token-" + "y" * 20)
+    assert done.returncode == 2 and done.stderr.strip().splitlines()[-1] == (
+        f"harness: the server at {server.url} refused the token (401): check --token")
+    done = _check(server, "correct", server.tokens["student6"], f"http://127.0.0.1:{_free_port()}")
+    assert done.returncode == 2 and done.stderr.strip().startswith("harness: cannot reach the server at")
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.slow
+def test_the_rate_limit(tmp_path):
+    server = Server(tmp_path, rate=2).start()
+    try:
+        for _ in range(2):
+            status, body = server.upload("student0", _sample("correct"))
+            assert status == 202, body
+            server.wait("student0", json.loads(body)["id"])
+        status, body = server.upload("student0", _sample("correct"))
+        assert status == 429 and b"at most 2 self-checks an hour" in body
+        assert server.upload("student1", _sample("correct"))[0] == 202  # another student's own rate
+    finally:
+        server.stop()
+
+
+@pytest.mark.slow
+def test_kill_9_mid_queue_then_restart_grades_what_was_queued_and_keeps_every_result(tmp_path):
+    server = Server(tmp_path).start()
+    samples = ["correct", "bug-add", "bug-hang", "bug-illegal", "bug-end", "bug-crash", "correct", "bug-hang"]
+    accepted = {}
+    try:
+        for student, sample in zip(STUDENTS, samples):
+            status, body = server.upload(student, _sample(sample))
+            assert status == 202, body
+            accepted[json.loads(body)["id"]] = (student, sample)
+        # wait until some are graded and some are not, then kill -9
+        end = time.monotonic() + DEADLINE
+        while True:
+            states = {i: json.loads(server.call(f"/api/submissions/{i}", server.tokens[s])[1])["state"]
+                      for i, (s, _) in accepted.items()}
+            if any(v == "done" for v in states.values()) or time.monotonic() > end:
+                break
+            time.sleep(0.1)
+        os.killpg(server.process.pid, signal.SIGKILL)  # the service and its grading workers, at once
+        server.process.wait()
+        before = {i for i, v in states.items() if v == "done"}
+        waiting = set(accepted) - before
+        assert before and waiting, states
+        kept = {i: (server.data / "results" / f"{i}.json").read_bytes() for i in before}
+        print(f"kill -9: {len(accepted)} accepted, {len(before)} graded before, {len(waiting)} queued or running")
+    finally:
+        server.stop()
+    server = Server(tmp_path).start()
+    try:
+        results = {i: server.wait(s, i) for i, (s, _) in accepted.items()}
+        for ident, (student, sample) in accepted.items():
+            assert results[ident]["result"]["all_passed"] == (sample == "correct"), (ident, sample)
+        for ident, data in kept.items():
+            assert (server.data / "results" / f"{ident}.json").read_bytes() == data  # kept, not graded again
+        print(f"after restart: all {len(results)} graded, {len(kept)} results kept unchanged")
+    finally:
+        server.stop()
+
+
+def _driver():
+    if not (shutil.which("chromium") and shutil.which("chromedriver")):
+        return None
+    try:
+        from selenium import webdriver
+    except ImportError:
+        return None
+    return webdriver
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(_driver() is None, reason="no chromium, chromium-driver or selenium installed")
+def test_the_upload_page_in_a_real_browser(server, tmp_path):
+    webdriver = _driver()
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium")
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 f"--user-data-dir={tmp_path / 'profile'}"):
+        options.add_argument(flag)
+    browser = webdriver.Chrome(options=options, service=Service(shutil.which("chromedriver")))
+    try:
+        for sample, expected in (("bug-illegal", "6/7 public cases passed"), ("correct", "7/7 public cases passed")):
+            browser.get(server.url + "/")
+            browser.find_element(By.ID, "token").send_keys(server.tokens["student7"])
+            browser.find_element(By.ID, "files").send_keys(str(SAMPLES / sample / "tally.py"))
+            browser.find_element(By.ID, "send").click()
+            WebDriverWait(browser, DEADLINE).until(lambda b: b.find_element(By.ID, "verdict").text)
+            assert browser.find_element(By.ID, "verdict").text.startswith(expected)
+            progress = browser.find_element(By.ID, "progress").text
+            assert "not your grade" in progress and "1 hidden case is not shown" in progress
+            WebDriverWait(browser, 30).until(lambda b: b.find_element(By.ID, "report").get_attribute("srcdoc"))
+            report = browser.find_element(By.ID, "report").get_attribute("srcdoc")
+            assert "Tally" in report and HIDDEN not in report and HIDDEN not in browser.page_source
+    finally:
+        browser.quit()
