@@ -80,10 +80,13 @@ class Mutant:
     function: str | None  # the enclosing function, if any
     source: str = field(repr=False)  # the whole mutated module
     diff: str = field(repr=False)  # unified diff against the original
+    statement: int = 0  # the first line of the statement it is in (a tracer reports a statement there)
 
     @property
-    def lines(self) -> range:
-        return range(self.line, self.end_line + 1)
+    def lines(self) -> frozenset:
+        """The lines it changes, and the first line of their statement: a line inside a literal
+        that spans lines (a table) executes as its statement's first line."""
+        return frozenset(range(self.line, self.end_line + 1)) | ({self.statement} if self.statement else frozenset())
 
 
 @dataclass
@@ -682,6 +685,16 @@ def _dump_with(tree: ast.Module, path: tuple, new: ast.AST) -> str:
             holder[index] = old
 
 
+def _statement_line(tree: ast.Module, path: tuple) -> int:
+    """The first line of the innermost statement on `path` (0 if none)."""
+    node, found = tree, 0
+    for name, index in path:
+        node = getattr(node, name) if index is None else getattr(node, name)[index]
+        if isinstance(node, ast.stmt):
+            found = node.lineno
+    return found
+
+
 def _offsets(source: str) -> list[int]:
     """The character offset at which each line starts (1-based lines; ast columns are UTF-8 bytes)."""
     starts, total = [0, 0], 0
@@ -719,7 +732,7 @@ def generate(source: str, module: str, skip=SKIP) -> list[Mutant]:
 
     marked = _marked(source, tree)
 
-    def keep(text, top, line, column, end_line, operator, description, function, expected_dump):
+    def keep(text, top, line, column, end_line, operator, description, function, expected_dump, starts_at=0):
         """Keep the mutant if its top-level statement parses back to exactly the intended tree
         (only that statement is parsed: the rest of the text is the original's)."""
         if marked.intersection(range(line, end_line + 1)):
@@ -742,7 +755,7 @@ def generate(source: str, module: str, skip=SKIP) -> list[Mutant]:
         seen.add(mutant_id)
         texts.add(text)
         made.append(Mutant(mutant_id, module, line, column, end_line, operator, description, function, text,
-                           _diff(module, source, text)))
+                           _diff(module, source, text), starts_at if starts_at < line else 0))
         return True
 
     for site in _sites(tree, source, skip):
@@ -754,9 +767,10 @@ def generate(source: str, module: str, skip=SKIP) -> list[Mutant]:
                  site.operator, site.description, site.function, expected)
             continue
         replacement = ast.unparse(site.new)
+        statement = _statement_line(tree, site.path)
         for text in (replacement, f"({replacement})"):
             if keep(_splice(source, lines, starts, node, text), site.path[0][1], node.lineno, node.col_offset,
-                    node.end_lineno, site.operator, site.description, site.function, expected):
+                    node.end_lineno, site.operator, site.description, site.function, expected, statement):
                 break
     made.sort(key=lambda m: (m.line, m.column, m.operator, m.id))
     return made
