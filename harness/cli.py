@@ -98,6 +98,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="where uploads, results and the queue are kept (default: ./serve-data)")
     p.add_argument("--instructor-token", help="the token that opens /instructor (at least 16 characters)")
     p.add_argument("--rate", type=int, default=20, help="self-checks a student may ask for per hour (default: 20)")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="grade the uploads on the Dask cluster whose scheduler is at ADDRESS, as `grade --cluster` does")
     p.add_argument("--no-sandbox", action="store_true",
                    help="run submissions without bubblewrap (only for programs you trust)")
 
@@ -321,7 +323,7 @@ def cmd_serve(args) -> int:
     except ImportError:
         raise InputError("serve needs the serve extra: pip install 'game-harness[serve]'")
     return start.run(args.games, args.roster, args.host, args.port, args.data, args.instructor_token, args.rate,
-                     args.no_sandbox)
+                     args.no_sandbox, cluster_address=args.cluster)
 
 
 def cmd_run(args) -> int:

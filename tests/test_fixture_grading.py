@@ -165,3 +165,13 @@ def test_a_long_tmpdir_still_starts_the_workers(harness_cli, tmp_path):
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     assert list(deep.iterdir()) == []  # the runs' folders were made there and removed
+
+
+def test_the_grading_tells_its_progress_case_by_case(tally, grader):
+    """What the self-check service shows a student while the cases run: one call per case, the
+    count rising to the number of cases (the extra runs of random starts are not cases)."""
+    spec, cases = tally
+    told = []
+    result = grader.grade(spec, None, cases, SAMPLES / "correct", progress=lambda done, total: told.append((done, total)))
+    assert sorted(told) == [(n, len(cases)) for n in range(1, len(cases) + 1)]
+    assert result.total >= len(cases)

@@ -194,9 +194,15 @@ class Cluster:
     plugin: str = ""  # the registered Grading's name, once the first submission is sent
     _count: itertools.count = field(default_factory=itertools.count)
 
-    def submit(self, spec, milestone, cases, entry: classroom.Entry):
+    @property
+    def capacity(self) -> int:
+        """Submissions worth having in flight at once: a few per worker (each grades several side by side)."""
+        return 4 * max(1, len(self.workers))
+
+    def submit(self, spec, milestone, cases, entry: classroom.Entry, progress=None):
         """A Dask future of the entry's result; a missing submission (nothing to build or run)
-        and one too big to send are settled here, as already finished futures."""
+        and one too big to send are settled here, as already finished futures. A worker's cases
+        are not followed from here (`progress` is not told)."""
         if entry.layout == classroom.MISSING:
             with grading.Grader() as nothing_runs:  # the build finds no files: no program, no pool
                 return _settled(lambda: executor.grade_entry(nothing_runs, spec, milestone, cases, entry))

@@ -21,7 +21,8 @@ from harness.safe_text import cap, one_line, writable
 class Executor(Protocol):
     """The one interface of where submissions are graded."""
 
-    def submit(self, spec, milestone: str | None, cases: list, entry: classroom.Entry) -> Future: ...
+    def submit(self, spec, milestone: str | None, cases: list, entry: classroom.Entry,
+               progress: grading.Progress | None = None) -> Future: ...
 
     def completed(self, pending: Iterable[Future]) -> Iterator[Future]: ...
 
@@ -68,8 +69,9 @@ class Local:
         self.grader = StoppableGrader(self.stop, jobs)
         self.builders = ThreadPoolExecutor(max_workers=threads or self.grader.jobs)
 
-    def submit(self, spec, milestone, cases, entry: classroom.Entry):
-        return self.builders.submit(grade_entry, self.grader, spec, milestone, cases, entry)
+    def submit(self, spec, milestone, cases, entry: classroom.Entry, progress: grading.Progress | None = None):
+        """A future of the entry's result; `progress(done, total)` follows its cases."""
+        return self.builders.submit(grade_entry, self.grader, spec, milestone, cases, entry, progress)
 
     def completed(self, pending):
         return as_completed(pending)
@@ -102,9 +104,10 @@ def _shut(grader, builders) -> None:
     grader.close()  # a pool a builder thread made meanwhile
 
 
-def grade_entry(grader, spec, milestone, cases, entry: classroom.Entry) -> SubmissionResult:
+def grade_entry(grader, spec, milestone, cases, entry: classroom.Entry,
+                progress: grading.Progress | None = None) -> SubmissionResult:
     """One submission, with what the class folder said about it on top of its report."""
-    result = grader.grade(spec, milestone, cases, entry.path, None, entry.name)
+    result = grader.grade(spec, milestone, cases, entry.path, None, entry.name, progress)
     result = replace(result, submission=writable(entry.shown), name=entry.name)
     if entry.layout == classroom.MISSING:
         result.status = Verdict.MISSING_FILES

@@ -15,6 +15,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from harness.building import build as builder
 from harness.building.javac_server import WarmJavac
@@ -277,6 +278,24 @@ def harness_error(case: Case, problem: str, cause: Cause | None = None) -> CaseR
                       notes=[problem], cause=cause)
 
 
+Progress = Callable[[int, int], None]  # (cases done, cases in all)
+
+
+class _Counter:
+    """Cases finished so far, told to a progress callback (futures finish on pool threads)."""
+
+    def __init__(self, total: int, progress: Progress | None):
+        self.total, self.done, self.progress = total, 0, progress
+        self._lock = threading.Lock()
+
+    def tick(self, _future=None) -> None:
+        with self._lock:
+            self.done += 1
+            done = self.done
+        if self.progress is not None:
+            self.progress(done, self.total)
+
+
 @dataclass
 class Job:
     """Everything a worker needs for one case."""
@@ -357,13 +376,15 @@ class Grader:
                                                  mp_context=fork_server())
             return self._pool
 
-    def run_cases(self, jobs: list[Job]) -> list[CaseResult]:
-        """Every job's result in order; a worker that dies costs only the cases it had."""
+    def run_cases(self, jobs: list[Job], progress: Progress | None = None) -> list[CaseResult]:
+        """Every job's result in order; a worker that dies costs only the cases it had.
+        `progress(done, total)` is told as each job finishes (from a pool thread)."""
         if self.inline and len(jobs) == 1 and self._pool is None:
             # one case alone (`harness run -k`): starting a pool would cost more than the case
             runner.become_subreaper()
             return [run_job(jobs[0])]
         futures = [None] * len(jobs)
+        finished = _Counter(len(jobs), progress)
         # the cases that run many times first, so the pool does not end waiting on one of them
         for index in sorted(range(len(jobs)), key=lambda i: -jobs[i].case.repeat):
             pool = self._workers()
@@ -371,6 +392,8 @@ class Grader:
                 futures[index] = pool.submit(run_job, jobs[index])
             except BrokenProcessPool:
                 futures[index] = self._workers(broken=pool).submit(run_job, jobs[index])
+            if progress is not None:
+                futures[index].add_done_callback(finished.tick)
         results = []
         for job, future in zip(jobs, futures):
             try:
@@ -385,10 +408,12 @@ class Grader:
         return results
 
     def grade(self, spec: Spec, milestone: str | None, cases: list[Case], submission: Path,
-              builds: dict[str, builder.Build] | None = None, name: str | None = None) -> SubmissionResult:
+              builds: dict[str, builder.Build] | None = None, name: str | None = None,
+              progress: Progress | None = None) -> SubmissionResult:
         """Build every target the cases need (unless `builds` are given), run all cases, score.
         Every run of the cases, their draws and repeats, the settling and the top-up runs share
-        the submission's time budget (spec.submission_seconds; harness/running/budget.py)."""
+        the submission's time budget (spec.submission_seconds; harness/running/budget.py).
+        `progress(done, total)` follows the cases (not the extra runs of random starts)."""
         targets = sorted({case.target for case in cases}, key=list(spec.targets).index)
         made = {}
         try:
@@ -398,7 +423,7 @@ class Grader:
                 builds = made
             with counter(spec.submission_seconds) as budget:
                 jobs = [Job(spec, case, builds[case.target], budget) for case in cases if builds[case.target].ok]
-                ran = iter(self.run_cases(jobs))
+                ran = iter(self.run_cases(jobs, progress))
                 results = [next(ran) if builds[c.target].ok else _not_run(c, builds[c.target]) for c in cases]
                 results = drawing.complete(
                     spec, cases, results, lambda target: builds[target].ok,

@@ -200,6 +200,9 @@ class App:
                 "started": row.started, "finished": row.finished}
         if row.state == QUEUED:
             data["position"] = self.s.store.position(row.id)
+        running = self.s.worker.cases.get(row.id) if self.s.worker else None
+        if row.state not in (QUEUED, DONE) and running is not None:
+            data["cases_done"], data["cases_total"] = running  # hidden ones counted, never named
         if row.state == DONE and full:
             result = self.s.store.result(row.id)
             spec = self.s.games[row.game].spec

@@ -109,7 +109,7 @@ def check(game: str, submission: Path, server: str, token: str, output: Path) ->
 
 
 def wait(client: Client, url: str) -> dict:
-    """Poll until graded, saying the queue position, then that the cases run."""
+    """Poll until graded, saying the queue position, then how many cases are done."""
     said, deadline = "", time.monotonic() + WAIT_SECONDS
     tty = sys.stderr.isatty()
     while True:
@@ -119,6 +119,7 @@ def wait(client: Client, url: str) -> dict:
                 print("\r" + " " * len(said) + "\r", end="", file=sys.stderr, flush=True)
             return state
         line = (f"queued: {state.get('position', 0)} ahead of you" if state["state"] == "queued"
+                else f"running: {state['cases_done']} of {state['cases_total']} cases done" if "cases_total" in state
                 else "running your program on the cases…")
         if line != said:
             print(("\r" + line.ljust(len(said))) if tty else line, end="" if tty else "\n", file=sys.stderr, flush=True)

@@ -21,6 +21,8 @@ def document(max_bytes: int) -> dict:
                     "id": {"type": "integer"}, "game": {"type": "string"},
                     "state": {"enum": ["queued", "running", "done"]},
                     "position": {"type": "integer", "description": "queued submissions ahead (when queued)"},
+                    "cases_done": {"type": "integer", "description": "cases finished so far (while it runs on this machine)"},
+                    "cases_total": {"type": "integer", "description": "cases in all, hidden ones counted (while it runs)"},
                     "text": {"type": "string", "description": "what a local `harness check` prints (public cases)"},
                     "report": {"type": "string", "description": "the HTML report's path"},
                     "result": {"type": "object", "description": "public cases, their score (not the grade), the hidden count"}}},

@@ -56,7 +56,8 @@ form.addEventListener('submit', async event => {
     data = await answer.json();
     if (!answer.ok) { progress.textContent = 'Error: ' + data.error; return; }
     if (data.state === 'done') break;
-    progress.textContent = data.state === 'queued' ? `Queued: ${data.position} ahead of you` : 'Running your program on the cases…';
+    progress.textContent = data.state === 'queued' ? `Queued: ${data.position} ahead of you`
+      : data.cases_total ? `Running: ${data.cases_done} of ${data.cases_total} cases done` : 'Running your program on the cases…';
     await pause(700);
   }
   const r = data.result;

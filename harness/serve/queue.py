@@ -1,5 +1,6 @@
-"""The grading worker: queued submissions graded on the local pool (classes.executor.Local, the
-same Grader.grade as `harness grade`), oldest first, never two of one student at once."""
+"""The grading worker: queued submissions graded on an executor (this machine's pool,
+classes.executor.Local, or a Dask cluster: the same Grader.grade as `harness grade`), oldest
+first, never two of one student at once."""
 import threading
 import traceback
 from concurrent.futures import Future
@@ -17,12 +18,15 @@ class Game:
 
 
 class Worker:
-    def __init__(self, store: Store, games: dict[str, Game], jobs: int | None = None):
+    def __init__(self, store: Store, games: dict[str, Game], jobs: int | None = None,
+                 pool: executor.Executor | None = None):
         self.store, self.games = store, games
-        self.pool = executor.Local(jobs)
-        self.capacity = self.pool.grader.jobs  # submissions graded at once (their cases share the pool)
+        self.pool = pool or executor.Local(jobs)
+        # submissions graded at once: as many as the pool has case workers (their cases share it)
+        self.capacity = pool.capacity if pool is not None else self.pool.grader.jobs
         self._wake = threading.Condition()
         self._running: dict[int, str] = {}  # submission id -> student
+        self.cases: dict[int, tuple[int, int]] = {}  # submission id -> (cases done, cases in all), while it runs
         self._stopped = False
         self._thread = threading.Thread(target=self._loop, name="grading", daemon=True)
 
@@ -40,6 +44,7 @@ class Worker:
             self._wake.notify_all()
         self._thread.join(timeout=5)
         self.pool.interrupt([])
+        self.pool.close()
 
     def _loop(self) -> None:
         while True:
@@ -61,7 +66,8 @@ class Worker:
         entry = classroom.Entry(label=row.student, shown=f"{row.student} (self-check #{row.id})", layout="folder",
                                 path=path, name=row.student)
         try:
-            future = self.pool.submit(game.spec, game.milestone, game.cases, entry)
+            future = self.pool.submit(game.spec, game.milestone, game.cases, entry,
+                                      lambda done, total, ident=row.id: self.cases.__setitem__(ident, (done, total)))
         except RuntimeError:  # the pool is shutting down: the row stays running, queued again on restart
             return
         future.add_done_callback(lambda done, row=row, entry=entry, game=game: self._done(row, entry, game, done))
@@ -78,4 +84,5 @@ class Worker:
         finally:
             with self._wake:
                 self._running.pop(row.id, None)
+                self.cases.pop(row.id, None)
                 self._wake.notify_all()

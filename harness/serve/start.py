@@ -9,6 +9,7 @@ import uvicorn
 
 from harness.errors import InputError
 from harness.loading import cases as caseload
+from harness.loading import config
 from harness.loading import spec as specs
 from harness.running import sandbox
 from harness.serve import app, tokens
@@ -29,10 +30,15 @@ def games(names: list[str]) -> dict[str, Game]:
 
 
 def run(names: list[str], roster_file: Path, host: str, port: int, data: Path, instructor: str | None,
-        rate: int, no_sandbox: bool, jobs: int | None = None) -> int:
-    sandbox.require(no_sandbox)
+        rate: int, no_sandbox: bool, jobs: int | None = None, cluster_address: str | None = None) -> int:
+    pool = None
+    if cluster_address is None:
+        sandbox.require(no_sandbox)
+    else:  # as `harness grade --cluster`: each worker checks its own sandbox
+        from harness.classes import cluster
+        pool = cluster.connect(cluster_address, no_sandbox or config.load().sandbox == "off")
     settings = app.Settings(games(names), tokens.load(roster_file, instructor), Store(data), rate=rate)
-    settings.worker = Worker(settings.store, settings.games, jobs)
+    settings.worker = Worker(settings.store, settings.games, jobs, pool)
     queued = sum(1 for row in settings.store.everything() if row.state != "done")
     print(f"harness serve: {', '.join(settings.games)} for {len(settings.roster.students)} students on "
           f"http://{host}:{port}/ (data in {data}; {queued} waiting to be graded)", file=sys.stderr, flush=True)
