@@ -469,3 +469,14 @@ def test_the_search_runs_a_program_in_process_as_a_terminal_would():
     assert linetrace.execute(chatty, "/x.py", [], "", max_bytes=10_000)[1] == "output-limit"
     crash = "def main(argv):\n    return 1 // 0\n"
     assert linetrace.execute(crash, "/x.py", [], "")[1] == "crash ZeroDivisionError"
+
+
+def test_an_error_exit_on_undefined_input_is_a_liberty_not_a_gap():
+    """Only the exit status differs, where the reference stops with an error: a liberty. Any
+    difference in what is printed, or at a normal end, stays a gap the cases must close."""
+    from harness.suite import audit as auditing
+    assert auditing._only_an_error_status("Enter: ", "Enter: ", "exit 1", "exit 2")
+    assert auditing._only_an_error_status("Enter: ", "Enter: ", "exit 1", "exit 0")
+    assert not auditing._only_an_error_status("Enter: ", "Enter: ", "exit 0", "exit 1")  # a game that ended
+    assert not auditing._only_an_error_status("Enter: ", "Enter:", "exit 1", "exit 2")  # printed otherwise
+    assert not auditing._only_an_error_status("Enter: ", "Enter: ", "exit 1", "exit 1")

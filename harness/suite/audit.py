@@ -487,6 +487,15 @@ class Search:
         return f"no difference found in {self.tried} sequences: probably equivalent"
 
 
+def _only_an_error_status(expected: str, actual: str, expected_end: str, actual_end: str) -> bool:
+    """The mutant prints all the reference prints and only exits otherwise, where the reference
+    itself stops with an error status: input the handout leaves undefined (a move that is not a
+    number, no coins), whose exit status no handout asks for. A liberty, not a gap, unless a
+    case already judges it (then the mutant was killed and never searched)."""
+    return (expected == actual and expected_end != actual_end and expected_end.startswith("exit ")
+            and expected_end != "exit 0")
+
+
 def _words(spec: Spec, milestone: str | None, target: str, extra: list[str]) -> list[str]:
     """The reference's own arguments (after the module or script) for this run."""
     words = spec.reference_command(milestone, target, extra)
@@ -707,13 +716,14 @@ class Explainer:
         textual = None
         for difference in found:
             probe = difference["probe"]
-            items = self._items_failing(result.mutant, probe)
+            error_status = _only_an_error_status(probe.output, difference["actual"], probe.end, difference["actual_end"])
+            items = [] if error_status else self._items_failing(result.mutant, probe)
             search = Search(EXPOSED if items else LIBERTY, tried, probe.case, probe.milestone, probe.target,
                             list(probe.inputs), probe.seed, probe.output, difference["actual"], probe.end,
                             difference["actual_end"], items)
             if items:
                 return search
-            if probe.output != difference["actual"] and textual is None:
+            if (probe.output != difference["actual"] or error_status) and textual is None:
                 textual = search
         return textual or Search(EQUIVALENT, tried)
 
