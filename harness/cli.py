@@ -388,9 +388,10 @@ def cmd_audit(args) -> int:
     milestones = audit.milestones_of(spec, args.game, milestone)
     found = _load_cases(spec, milestones[0] if len(milestones) == 1 else None, args.select)
     search = audit.SEARCH if args.search is None else args.search
-    report = audit.audit(spec, milestones, found, audit.Options(args.sample, args.seed, args.select, args.jobs, tuple(args.only),
-                                       args.every_case, search),
-                         audit.Progress(args.quiet))
+    look = progress.style(progress.QUIET if args.quiet else progress.NORMAL, "never", out=sys.stderr)
+    with progress.Progress(0, 0, look, out=sys.stderr, unit="mutants", verb="audited") as shown:
+        report = audit.audit(spec, milestones, found, audit.AuditOptions(args.sample, args.seed, args.select, args.jobs,
+                                                                    tuple(args.only), args.every_case, search), shown)
     print(audit.text(report), end="")
     written = audit.write(report, args.output or Path("reports") / f"audit-{spec.game}")
     print(f"  report: {written['html']}")

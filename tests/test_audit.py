@@ -142,7 +142,7 @@ def tally_audit():
         _mutant("legal", "cmp", "`in` → `not in`"),  # refuses 1-3, takes the rest
         _mutant("play", "stmt-swap", f"lines {_line('total += k')} and"),  # two independent counters: equivalent
     )
-    report = audit.audit(spec, [None], found, audit.Options(only=tuple(m.id for m in chosen), every_case=True))
+    report = audit.audit(spec, [None], found, audit.AuditOptions(only=tuple(m.id for m in chosen), every_case=True))
     return spec, found, chosen, report
 
 
@@ -190,7 +190,7 @@ def test_by_default_one_killer_per_item_is_enough(tally_audit):
     """Without every_case, a mutant stops running an item's cases once one kills it: the
     item verdicts are the same, fewer cases run."""
     spec, found, chosen, full = tally_audit
-    fast = audit.audit(spec, [None], found, audit.Options(only=(chosen[0].id,)))
+    fast = audit.audit(spec, [None], found, audit.AuditOptions(only=(chosen[0].id,)))
     result = fast.results[0]
     end_cases = [c.name for c in found if c.rubric == "end"]
     assert len(end_cases) == 2 and len(set(result.killed_by) & set(end_cases)) == 1
@@ -433,7 +433,7 @@ def test_survivors_are_explained_exposed_equivalent_liberty_unreachable(tmp_path
     wording = _mutant("play", "text-case", "'Illegal!'")
     eof = next(m for m in mutants.generate(TALLY.read_text(encoding="utf-8"), TALLY.name)
                if m.function == "play" and m.line == _line("return 1") and m.operator == "int+1")
-    report = audit.audit(spec, [None], found, audit.Options(only=(goal.id, swap.id, wording.id, eof.id), search=150))
+    report = audit.audit(spec, [None], found, audit.AuditOptions(only=(goal.id, swap.id, wording.id, eof.id), search=150))
     by = {r.mutant.id: r for r in report.results}
     exposed = by[goal.id].search
     assert by[goal.id].status == audit.SURVIVED and exposed.verdict == audit.EXPOSED
@@ -453,7 +453,7 @@ def test_survivors_are_explained_exposed_equivalent_liberty_unreachable(tmp_path
     assert len(written) == 1
     assert cli.main(["regen", "tally"]) == 0
     again = caseload.load_all(spec)
-    after = audit.audit(spec, [None], again, audit.Options(only=(goal.id,), search=0))
+    after = audit.audit(spec, [None], again, audit.AuditOptions(only=(goal.id,), search=0))
     assert after.results[0].status == audit.KILLED
 
 

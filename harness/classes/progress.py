@@ -47,15 +47,21 @@ paint = terminal.paint
 
 
 class Progress:
-    """The counter of one grading; `say` prints a line above it. Use as a context manager."""
+    """The counter of one grading (of submissions, or of an audit's mutants); `say` prints a
+    line above it. Use as a context manager."""
 
-    def __init__(self, total: int, done: int, look: Style, out=None, err=None):
+    def __init__(self, total: int, done: int, look: Style, out=None, err=None, unit: str = "submissions",
+                 verb: str = "graded"):
         from tqdm import tqdm  # only a grading draws a counter
         self.look = look
         self.out = out or sys.stdout
         self._bar = tqdm(total=total, initial=done, file=err or sys.stderr, disable=not look.counter,
-                         unit=" submissions", dynamic_ncols=True, leave=False, smoothing=0.1,
-                         bar_format="{n_fmt}/{total_fmt} graded |{bar}| {elapsed} elapsed, about {remaining} left")
+                         unit=f" {unit}", dynamic_ncols=True, leave=False, smoothing=0.1,
+                         bar_format=f"{{n_fmt}}/{{total_fmt}} {verb} |{{bar}}| {{elapsed}} elapsed, about {{remaining}} left")
+
+    def expect(self, total: int) -> None:
+        """The total, once it is known (the counter starts again from nothing)."""
+        self._bar.reset(total=total)
 
     def __enter__(self) -> "Progress":
         return self

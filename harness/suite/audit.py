@@ -46,6 +46,7 @@ from pathlib import Path
 
 from harness.building import build as builder
 from harness.classes import executor
+from harness.classes.progress import QUIET, Progress
 from harness.grading import submission as grading
 from harness.suite import linetrace, mutants
 from harness.loading import paths, yamlfile
@@ -220,7 +221,7 @@ class Audit:
 # --- running ------------------------------------------------------------------------------
 
 @dataclass
-class Options:
+class AuditOptions:
     sample: int | None = None
     seed: int = 0
     select: str | None = None
@@ -388,7 +389,8 @@ def _items(spec: Spec, milestones: list[str | None], cases: list[Case], results:
     return items
 
 
-def audit(spec: Spec, milestones: list[str | None], cases: list[Case], options: Options, progress=None) -> Audit:
+def audit(spec: Spec, milestones: list[str | None], cases: list[Case], options: AuditOptions,
+          progress: Progress | None = None) -> Audit:
     """Make the mutants, trace the cases' reach, run the (sampled) mutants, score every item."""
     started = time.monotonic()
     reference = resolve(spec)
@@ -418,12 +420,14 @@ def audit(spec: Spec, milestones: list[str | None], cases: list[Case], options: 
                         by_item[item.id] = [c.name for c in cases if c.rubric == item.id]
             chosen = choose(made, reach, by_item, options.sample, options.seed)
             if progress:
-                progress.start(len(chosen))
+                progress.expect(len(chosen))
             futures = [local.builders.submit(auditor.run, m, reach, options.every_case) for m in chosen]
             for future in futures:
                 results.append(future.result())
                 if progress:
-                    progress.done(results[-1])
+                    progress.advance()
+                    if progress.look.detail != QUIET:
+                        progress.say(progress_line(len(results), len(chosen), results[-1]))
             if options.search and any(r.status in (SURVIVED, NOT_REACHED) for r in results):
                 explainer = Explainer(auditor, spec, options.search, options.seed,
                                       min(os.cpu_count() or 1, options.jobs or os.cpu_count() or 1), reach)
@@ -817,31 +821,10 @@ def suggest(report: "Audit", spec: Spec, cases: list[Case], folder: Path) -> lis
 
 # --- reports --------------------------------------------------------------------------
 
-class Progress:
-    """A line per mutant on standard error, or a tqdm bar there when it is a terminal."""
-
-    def __init__(self, quiet: bool = False, err=None):
-        self.quiet = quiet
-        self.err = err or sys.stderr
-        self.bar = None
-        self.total = 0
-        self.count = 0
-
-    def start(self, total: int) -> None:
-        self.total = total
-        if not self.quiet and self.err.isatty():
-            from tqdm import tqdm
-            self.bar = tqdm(total=total, file=self.err, unit=" mutants", leave=False, dynamic_ncols=True)
-
-    def done(self, result: MutantResult) -> None:
-        self.count += 1
-        if self.bar is not None:
-            self.bar.update(1)
-            if self.count == self.total:
-                self.bar.close()
-        elif not self.quiet:
-            how = f" by {len(result.killed_by)} case(s)" if result.killed_by else ""
-            print(f"  {self.count}/{self.total} {result.status}{how}: {result.mutant.id}", file=self.err, flush=True)
+def progress_line(count: int, total: int, result: MutantResult) -> str:
+    """One mutant's outcome as the audit goes (`harness audit` without -q)."""
+    how = f" by {len(result.killed_by)} case(s)" if result.killed_by else ""
+    return f"  {count}/{total} {result.status}{how}: {result.mutant.id}"
 
 
 def first_difference(expected: str, actual: str, context: int = 2) -> list[str]:
