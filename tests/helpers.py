@@ -1,8 +1,11 @@
 """What several test modules share besides fixtures (those are in conftest.py): the project's
 paths, copies of a project to break, the processes a test looks for, and the fixture game's
 rules (which cases each of its samples fails, and the percentage that follows)."""
+import contextlib
 import os
 import re
+import signal
+import socket
 import shutil
 import subprocess
 import sys
@@ -167,3 +170,56 @@ def run_pytest(tmp: Path, *args, root: Path = FIXTURE, env: dict | None = None) 
 def outcomes(done: subprocess.CompletedProcess) -> dict[str, str]:
     """Node id -> PASSED / FAILED / ERROR, from the short summary `-rA` prints."""
     return {node: status for status, node in OUTCOME.findall(done.stdout)}
+
+
+# --- processes a test starts: free ports, whole process groups, a Dask cluster ---------------------
+
+DASK = Path(sys.executable).with_name("dask")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def stop_group(process: subprocess.Popen) -> None:
+    """The process's whole group (a worker's nanny and its worker process), ended for sure."""
+    for number, wait in ((signal.SIGTERM, 20), (signal.SIGKILL, 20)):
+        try:
+            os.killpg(process.pid, number)
+        except ProcessLookupError:
+            return
+        try:
+            process.wait(timeout=wait)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+@contextlib.contextmanager
+def dask_cluster(logs: Path, workers: dict[str, dict]):
+    """A scheduler on a free port and one `dask worker` per name (with its own environment
+    additions), started as README says; yields the address and the workers' addresses."""
+    from distributed import Client
+    address = f"tcp://127.0.0.1:{free_port()}"
+    env = dict(os.environ, DASK_DISTRIBUTED__WORKER__DAEMON="False")
+    started = []
+    try:
+        with open(logs / "scheduler", "w") as log:
+            started.append(subprocess.Popen([DASK, "scheduler", "--host", "127.0.0.1", "--port",
+                                             address.rsplit(":", 1)[1], "--no-dashboard"],
+                                            stdout=subprocess.DEVNULL, stderr=log, env=env, start_new_session=True))
+        for name, extra in workers.items():
+            with open(logs / name, "w") as log:
+                started.append(subprocess.Popen([DASK, "worker", address, "--nthreads", "1", "--no-dashboard",
+                                                 "--name", name, "--local-directory", logs / f"{name}-space"],
+                                                stdout=subprocess.DEVNULL, stderr=log, env={**env, **extra},
+                                                start_new_session=True))
+        with Client(address, timeout=60, set_as_default=False) as client:
+            client.wait_for_workers(len(workers), timeout=60)
+            found = set(client.scheduler_info(n_workers=-1)["workers"])
+        yield address, found
+    finally:
+        for process in reversed(started):
+            stop_group(process)

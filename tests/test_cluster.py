@@ -2,13 +2,10 @@
 machine) gets exactly the grades the same class gets on this machine, both workers take part,
 and a wrong address is one line and exit 2. The class is the fixture game's samples; what
 each must lose comes from the fixture game's rules (tests/helpers.py)."""
-import contextlib
 import csv
 import json
 import os
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import zipfile
@@ -17,68 +14,19 @@ from pathlib import Path
 import pytest
 
 from harness.loading import spec as specs
-from tests.helpers import FIXTURE, ROOT, RULES, SAMPLES
+from tests.helpers import FIXTURE, ROOT, RULES, SAMPLES, dask_cluster, free_port
 
 pytestmark = pytest.mark.slow  # a class graded on a real Dask cluster
 
 FOLDERS = ("correct", "correct-cpp", "bug-add")
 ZIPPED = "bug-illegal"  # an archive travels as the file it is
 WORKER_NOTE = "graded on the cluster worker "
-DASK = Path(sys.executable).with_name("dask")
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _stop(process: subprocess.Popen) -> None:
-    """The process's whole group (a worker's nanny and its worker process), ended for sure."""
-    for number, wait in ((signal.SIGTERM, 20), (signal.SIGKILL, 20)):
-        try:
-            os.killpg(process.pid, number)
-        except ProcessLookupError:
-            return
-        try:
-            process.wait(timeout=wait)
-            return
-        except subprocess.TimeoutExpired:
-            continue
-
-
-@contextlib.contextmanager
-def _cluster(logs: Path, workers: dict[str, dict]):
-    """A scheduler on a free port and one `dask worker` per name (with its own environment
-    additions), started as README says; yields the address and the workers' addresses."""
-    from distributed import Client
-    address = f"tcp://127.0.0.1:{_free_port()}"
-    env = dict(os.environ, DASK_DISTRIBUTED__WORKER__DAEMON="False")
-    started = []
-    try:
-        with open(logs / "scheduler", "w") as log:
-            started.append(subprocess.Popen([DASK, "scheduler", "--host", "127.0.0.1", "--port",
-                                             address.rsplit(":", 1)[1], "--no-dashboard"],
-                                            stdout=subprocess.DEVNULL, stderr=log, env=env, start_new_session=True))
-        for name, extra in workers.items():
-            with open(logs / name, "w") as log:
-                started.append(subprocess.Popen([DASK, "worker", address, "--nthreads", "1", "--no-dashboard",
-                                                 "--name", name, "--local-directory", logs / f"{name}-space"],
-                                                stdout=subprocess.DEVNULL, stderr=log, env={**env, **extra},
-                                                start_new_session=True))
-        with Client(address, timeout=60, set_as_default=False) as client:
-            client.wait_for_workers(len(workers), timeout=60)
-            found = set(client.scheduler_info(n_workers=-1)["workers"])
-        yield address, found
-    finally:
-        for process in reversed(started):
-            _stop(process)
 
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
     """Two workers; everything ended afterwards."""
-    with _cluster(tmp_path_factory.mktemp("dask"), {"one": {}, "two": {}}) as running:
+    with dask_cluster(tmp_path_factory.mktemp("dask"), {"one": {}, "two": {}}) as running:
         yield running
 
 
@@ -150,7 +98,7 @@ def test_a_class_on_two_workers_gets_the_grades_it_gets_here(cluster, room, tmp_
 
 
 def test_a_wrong_address_is_one_line_and_exit_2(room, tmp_path):
-    address = f"tcp://127.0.0.1:{_free_port()}"  # nothing listens there
+    address = f"tcp://127.0.0.1:{free_port()}"  # nothing listens there
     done = _grade(room, "-o", tmp_path / "out", "--cluster", address)
     assert done.returncode == 2
     assert done.stderr.startswith(f"harness: --cluster {address}: no Dask scheduler answered")
@@ -165,7 +113,7 @@ def test_without_the_cluster_extra_cluster_is_one_line_and_exit_2(room, tmp_path
     stand_in = tmp_path / "path" / "distributed"
     stand_in.mkdir(parents=True)
     (stand_in / "__init__.py").write_text("raise ImportError('No module named distributed')\n", encoding="utf-8")
-    address = f"tcp://127.0.0.1:{_free_port()}"
+    address = f"tcp://127.0.0.1:{free_port()}"
     done = _grade(room, "-o", tmp_path / "out", "--cluster", address, env_extra={"PYTHONPATH": str(stand_in.parent)})
     assert (done.returncode, done.stderr) == (
         2, "harness: --cluster needs the cluster extra: pip install 'game-harness[cluster]'\n")
@@ -175,7 +123,7 @@ def test_without_the_cluster_extra_cluster_is_one_line_and_exit_2(room, tmp_path
 def test_a_worker_without_the_sandbox_runs_nothing_unconfined_unless_asked(tmp_path):
     """HARNESS_SANDBOX=off on the worker: without --no-sandbox its submissions are harness-error
     rows that say why; with it, graded unconfined (and the result says so)."""
-    with _cluster(tmp_path, {"bare": {"HARNESS_SANDBOX": "off"}}) as (address, _):
+    with dask_cluster(tmp_path, {"bare": {"HARNESS_SANDBOX": "off"}}) as (address, _):
         one = ("-k", "add-two")  # one case is enough to show where it ran
         refused = _grade(SAMPLES / "correct", *one, "-o", tmp_path / "refused", "--cluster", address)
         allowed = _grade(SAMPLES / "correct", *one, "-o", tmp_path / "allowed", "--cluster", address, "--no-sandbox")

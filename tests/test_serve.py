@@ -9,7 +9,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -21,7 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import FIXTURE, ROOT, SAMPLES
+from harness.loading import cases as caseload
+from harness.loading import spec as specs
+from tests.helpers import FIXTURE, ROOT, SAMPLES, dask_cluster, free_port
 
 HIDDEN = "illegal-word-and-five"  # the fixture's one hidden case
 HIDDEN_SECRETS = (HIDDEN, "A word and 5 are refused")
@@ -30,19 +31,13 @@ STUDENTS = [f"student{n}" for n in range(8)] + ['<script>alert("x")</script>']
 DEADLINE = 180
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def _env() -> dict:
     return {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"} | {"HARNESS_ROOT": str(FIXTURE)}
 
 
 class Server:
-    def __init__(self, folder: Path, rate: int = 50):
-        self.folder, self.rate = folder, rate
+    def __init__(self, folder: Path, rate: int = 50, extra: tuple[str, ...] = ()):
+        self.folder, self.rate, self.extra = folder, rate, extra
         self.data = folder / "data"
         self.roster = folder / "roster.csv"
         if not self.roster.exists():
@@ -54,12 +49,13 @@ class Server:
         self.process = None
 
     def start(self) -> "Server":
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = open(self.folder / f"server-{self.port}.log", "w")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "harness.cli", "serve", "tally", "--roster", str(self.roster), "--port",
-             str(self.port), "--data", str(self.data), "--instructor-token", INSTRUCTOR, "--rate", str(self.rate)],
+             str(self.port), "--data", str(self.data), "--instructor-token", INSTRUCTOR, "--rate", str(self.rate),
+             *self.extra],
             cwd=ROOT, env=_env(), stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -155,7 +151,8 @@ def graded(server):
 def test_a_correct_and_a_buggy_sample_are_graded_on_their_public_cases(server, graded):
     _, correct = graded["correct"]
     _, buggy = graded["bug-illegal"]
-    assert correct["result"]["all_passed"] and correct["result"]["passed"] == correct["result"]["total"] == 7
+    public = [c for c in caseload.load_all(specs.load("tally", FIXTURE), None) if c.visibility == "public"]
+    assert correct["result"]["all_passed"] and correct["result"]["passed"] == correct["result"]["total"] == len(public)
     assert not buggy["result"]["all_passed"]
     assert [c["name"] for c in buggy["result"]["cases"] if c["status"] == "failed"] == ["illegal-out-of-range"]
     for state in (correct, buggy):
@@ -294,7 +291,7 @@ def test_check_with_a_server_exit_codes(server):
     done = _check(server, "correct", "not-a-token-" + "y" * 20)
     assert done.returncode == 2 and done.stderr.strip().splitlines()[-1] == (
         f"harness: the server at {server.url} refused the token (401): check --token")
-    done = _check(server, "correct", server.tokens["student6"], f"http://127.0.0.1:{_free_port()}")
+    done = _check(server, "correct", server.tokens["student6"], f"http://127.0.0.1:{free_port()}")
     assert done.returncode == 2 and done.stderr.strip().startswith("harness: cannot reach the server at")
     assert len(done.stderr.strip().splitlines()) == 1
 
@@ -391,3 +388,24 @@ def test_the_upload_page_in_a_real_browser(server, tmp_path):
             assert "Tally" in report and HIDDEN not in report and HIDDEN not in browser.page_source
     finally:
         browser.quit()
+
+
+@pytest.mark.slow  # a Dask scheduler and worker started here, and a second server
+def test_on_a_cluster_the_service_gives_the_verdicts_it_gives_here(tmp_path, graded):
+    """`harness serve --cluster ADDRESS` grades the uploads on Dask, through the same executor
+    interface as `harness grade --cluster`: the same public verdicts as the local service."""
+    with dask_cluster(tmp_path, {"one": {}}) as (address, _):
+        (tmp_path / "serve").mkdir()
+        remote = Server(tmp_path / "serve", extra=("--cluster", address)).start()
+        try:
+            for sample, (student, local) in graded.items():
+                status, body = remote.upload(student, _sample(sample))
+                assert status == 202, body
+                state = remote.wait(student, json.loads(body)["id"])
+                verdicts = {c["name"]: c["status"] for c in state["result"]["cases"]}
+                assert verdicts == {c["name"]: c["status"] for c in local["result"]["cases"]}, remote.logged()[-3000:]
+                assert state["result"]["hidden_cases"] == local["result"]["hidden_cases"]
+                status, report = remote.call(f"/instructor/submissions/{state['id']}/report", basic=INSTRUCTOR)
+                assert status == 200 and b"graded on the cluster worker" in report  # not on this machine
+        finally:
+            remote.stop()
