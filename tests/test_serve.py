@@ -11,6 +11,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -56,16 +57,23 @@ class Server:
             [sys.executable, "-m", "harness.cli", "serve", "tally", "--roster", str(self.roster), "--port",
              str(self.port), "--data", str(self.data), "--instructor-token", INSTRUCTOR, "--rate", str(self.rate),
              *self.extra],
-            cwd=ROOT, env=_env(), stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            assert self.process.poll() is None, self.logged()
-            try:
-                with urllib.request.urlopen(self.url + "/health", timeout=2):
-                    return self
-            except OSError:
-                time.sleep(0.1)
-        raise AssertionError("the server did not answer: " + self.logged())
+            cwd=ROOT, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+        listening = threading.Event()
+        self._copier = threading.Thread(target=self._copy_log, args=(listening,), daemon=True)
+        self._copier.start()
+        assert listening.wait(60), "the server did not answer: " + self.logged()
+        assert self.process.poll() is None, self.logged()  # it said it listens, or its output ended
+        return self
+
+    def _copy_log(self, listening: threading.Event) -> None:
+        """The server's output into its log; `listening` is set once uvicorn says it listens, or
+        when the output ends (the server stopped)."""
+        for line in self.process.stdout:
+            self.log.write(line)
+            self.log.flush()
+            if "Uvicorn running on" in line:
+                listening.set()
+        listening.set()
 
     def logged(self) -> str:
         self.log.flush()
@@ -84,6 +92,7 @@ class Server:
                 os.killpg(self.process.pid, signal.SIGKILL)  # any worker left behind
             except ProcessLookupError:
                 pass
+        self._copier.join(30)  # the output ends with the process group
         self.log.close()
 
     def call(self, path, token=None, body=None, headers=None, method=None, basic=None):
@@ -114,15 +123,15 @@ class Server:
                          {"Content-Type": f"multipart/form-data; boundary={boundary}", **(headers or {})})
 
     def wait(self, student, ident, deadline=DEADLINE) -> dict:
-        """Poll the API until the submission is graded (no sleep to synchronise)."""
+        """Follow the submission until it is graded: each request is answered when its state
+        changes (`?wait=`), so nothing here sleeps."""
         end = time.monotonic() + deadline
         while time.monotonic() < end:
-            status, body = self.call(f"/api/submissions/{ident}", self.tokens[student])
+            status, body = self.call(f"/api/submissions/{ident}?wait=10", self.tokens[student])
             assert status == 200, body
             state = json.loads(body)
             if state["state"] == "done":
                 return state
-            time.sleep(0.2)
         raise AssertionError(f"submission {ident} not graded in {deadline} s: " + self.logged()[-3000:])
 
 
@@ -275,7 +284,7 @@ def test_one_in_flight_per_student(server):
 
 
 def _check(server, sample, token, url=None):
-    return subprocess.run([sys.executable, "-m", "harness.cli", "check", "tally", str(SAMPLES / sample), "--server",
+    return subprocess.run([sys.executable, "-m", "harness.cli", "check", "tally", os.fsdecode(SAMPLES / sample), "--server",
                            url or server.url, "--token", token, "-o", str(server.folder / "reports")],
                           cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=600)
 
@@ -283,7 +292,8 @@ def _check(server, sample, token, url=None):
 def test_check_with_a_server_exit_codes(server):
     done = _check(server, "correct", server.tokens["student6"])
     assert done.returncode == 0, done.stderr
-    assert "7/7 cases passed" in done.stdout and "not your grade" in done.stdout
+    public = sum(c.visibility == "public" for c in caseload.load_all(specs.load("tally", FIXTURE), None))
+    assert f"{public}/{public} cases passed" in done.stdout and "not your grade" in done.stdout
     assert (server.folder / "reports" / "check-tally" / "report.html").is_file()
     done = _check(server, "bug-add", server.tokens["student6"])
     assert done.returncode == 1, done.stderr
@@ -294,6 +304,18 @@ def test_check_with_a_server_exit_codes(server):
     done = _check(server, "correct", server.tokens["student6"], f"http://127.0.0.1:{free_port()}")
     assert done.returncode == 2 and done.stderr.strip().startswith("harness: cannot reach the server at")
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_check_with_a_server_leaves_out_a_file_whose_name_is_not_utf8(server, tmp_path):
+    """A zip cannot carry a name that is not UTF-8: the file is left out with one line, never a
+    traceback, and the rest is checked as usual."""
+    folder = tmp_path / "odd"
+    shutil.copytree(SAMPLES / "correct", folder)
+    (folder / os.fsdecode(b"caf\xe9.txt")).write_text("notes\n")
+    (folder / "-x.py").write_text("# a name like an option\n")
+    done = _check(server, folder, server.tokens["student7"])
+    assert done.returncode == 0, done.stderr
+    assert "left out caf⟨0xE9⟩.txt: its name is not UTF-8" in done.stderr and "Traceback" not in done.stderr
 
 
 @pytest.mark.slow
@@ -321,14 +343,11 @@ def test_kill_9_mid_queue_then_restart_grades_what_was_queued_and_keeps_every_re
             status, body = server.upload(student, _sample(sample))
             assert status == 202, body
             accepted[json.loads(body)["id"]] = (student, sample)
-        # wait until some are graded and some are not, then kill -9
-        end = time.monotonic() + DEADLINE
-        while True:
-            states = {i: json.loads(server.call(f"/api/submissions/{i}", server.tokens[s])[1])["state"]
-                      for i, (s, _) in accepted.items()}
-            if any(v == "done" for v in states.values()) or time.monotonic() > end:
-                break
-            time.sleep(0.1)
+        # once the first (oldest, graded first) is done and others are not, kill -9
+        first = min(accepted)
+        server.wait(accepted[first][0], first)
+        states = {i: json.loads(server.call(f"/api/submissions/{i}", server.tokens[s])[1])["state"]
+                  for i, (s, _) in accepted.items()}
         os.killpg(server.process.pid, signal.SIGKILL)  # the service and its grading workers, at once
         server.process.wait()
         before = {i for i, v in states.items() if v == "done"}

@@ -32,6 +32,8 @@ MAX_FILES = 50  # files in one upload
 MAX_NAME_CHARS = 100
 RATE_PER_HOUR = 20
 DRAINED = 8  # an upload over the cap is read and dropped up to this many times the cap, to answer 413
+LONGEST_WAIT = 30.0  # seconds a status request may be held open waiting for a change
+
 SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
                     "X-Frame-Options": "SAMEORIGIN"}
 PAGE_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
@@ -213,7 +215,16 @@ class App:
         return data
 
     async def status(self, request: Request) -> Response:
+        """The submission's state; with `?wait=SECONDS` (at most LONGEST_WAIT) answered once it
+        changes, so a client follows it without polling in a loop of its own."""
+        try:
+            wait = min(float(request.query_params.get("wait", 0)), LONGEST_WAIT)
+        except ValueError:
+            return refuse(400, "wait: a number of seconds")
         row = await run_in_threadpool(self._own, request)
+        if wait > 0 and row.state != DONE:
+            await run_in_threadpool(self.s.store.wait_change, row.id, row.state, wait)
+            row = await run_in_threadpool(self._own, request)
         return JSONResponse(await run_in_threadpool(self._describe, row), headers=SECURITY_HEADERS)
 
     async def mine(self, request: Request) -> Response:

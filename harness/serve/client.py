@@ -14,8 +14,9 @@ from pathlib import Path
 from harness.atomic import write_text
 from harness.building import intake
 from harness.errors import InputError
+from harness.safe_text import visible
 
-POLL_SECONDS = 1.0
+FOLLOW_SECONDS = 1.0  # each status request waits this long for a change (the progress line's pace)
 WAIT_SECONDS = 3600
 
 
@@ -34,12 +35,23 @@ def pack(submission: Path) -> tuple[str, bytes]:
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
             for rel in taken.files:
+                if not _utf8(rel):  # a zip cannot carry it; intake would only show it as unreadable
+                    print(f"left out {visible(rel)}: its name is not UTF-8 (rename it to send it)", file=sys.stderr)
+                    continue
                 zf.writestr(rel, intake.read_file(taken.root, rel))
         return "submission.zip", buffer.getvalue()
     except intake.IntakeProblem as problem:
         raise InputError(f"{submission}: {problem}")
     finally:
         intake.close(taken)
+
+
+def _utf8(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+        return True
+    except UnicodeEncodeError:
+        return False
 
 
 def multipart(fields: dict[str, str], files: list[tuple[str, bytes]]) -> tuple[str, bytes]:
@@ -49,7 +61,7 @@ def multipart(fields: dict[str, str], files: list[tuple[str, bytes]]) -> tuple[s
         out.write(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n'.encode())
         out.write(value.encode("utf-8") + b"\r\n")
     for filename, data in files:
-        safe = filename.replace('"', "_").replace("\r", "_").replace("\n", "_")
+        safe = filename.encode("utf-8", "replace").decode("utf-8").replace('"', "_").replace("\r", "_").replace("\n", "_")
         out.write(f'--{boundary}\r\nContent-Disposition: form-data; name="files"; filename="{safe}"\r\n'
                   "Content-Type: application/octet-stream\r\n\r\n".encode())
         out.write(data + b"\r\n")
@@ -109,11 +121,12 @@ def check(game: str, submission: Path, server: str, token: str, output: Path) ->
 
 
 def wait(client: Client, url: str) -> dict:
-    """Poll until graded, saying the queue position, then how many cases are done."""
+    """Follow the submission until graded (long polls: the server answers on a change), saying
+    the queue position, then how many cases are done."""
     said, deadline = "", time.monotonic() + WAIT_SECONDS
     tty = sys.stderr.isatty()
     while True:
-        state = client.call(url)
+        state = client.call(f"{url}?wait={FOLLOW_SECONDS:g}")
         if state["state"] == "done":
             if said and tty:
                 print("\r" + " " * len(said) + "\r", end="", file=sys.stderr, flush=True)
@@ -126,5 +139,4 @@ def wait(client: Client, url: str) -> dict:
             said = line
         if time.monotonic() > deadline:
             raise Refused(f"no result after {WAIT_SECONDS // 60} minutes; try again later")
-        time.sleep(POLL_SECONDS)
 

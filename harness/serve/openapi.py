@@ -45,7 +45,9 @@ def document(max_bytes: int) -> dict:
                         "responses": {"200": {"description": "the list"}, "401": _ERROR}}},
             "/api/submissions/{ident}": {"get": {
                 "summary": "a submission's state, then its result (public cases only)", "security": student,
-                "parameters": ident,
+                "parameters": ident + [{"name": "wait", "in": "query", "required": False,
+                                        "schema": {"type": "number", "minimum": 0, "maximum": 30},
+                                        "description": "hold the answer until the state changes, at most this many seconds"}],
                 "responses": {"200": {"description": "the state", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Submission"}}}},
                               "401": _ERROR, "404": _ERROR}}},
             "/api/submissions/{ident}/report": {"get": {

@@ -494,7 +494,7 @@ class Search:
 def _only_an_error_status(expected: str, actual: str, expected_end: str, actual_end: str) -> bool:
     """The mutant prints all the reference prints and only exits otherwise, where the reference
     itself stops with an error status: input the handout leaves undefined (a move that is not a
-    number, no coins), whose exit status no handout asks for. A liberty, not a gap, unless a
+    number, a count out of range), whose exit status no handout asks for. A liberty, not a gap, unless a
     case already judges it (then the mutant was killed and never searched)."""
     return (expected == actual and expected_end != actual_end and expected_end.startswith("exit ")
             and expected_end != "exit 0")

@@ -6,11 +6,12 @@ A mutant changes one thing a student could get wrong, modelled on the bugs stude
 - a boolean: `and` for `or`, a dropped `not`, a dropped `and`/`or` term, a condition negated or
   dropped (`if C:` as `if True:`, the test of a conditional expression or a comprehension filter
   left out);
-- a statement deleted (a forgotten flip or player switch), two neighbouring statements or blocks
-  swapped, the branches of an `if`/`elif` chain in the other order (draw checked before win);
-- names and arguments of the same type swapped (`board[col][row]`, `player` for `other`,
+- a statement deleted (a forgotten update of the state), two neighbouring statements or blocks
+  swapped, the branches of an `if`/`elif` chain in the other order (a special case checked after
+  the general one);
+- names and arguments of the same type swapped (`grid[col][row]`, `mine` for `other`,
   `f(row, col)` for `f(col, row)`), an element dropped from a literal list, tuple, set or string
-  of choices, or the first or last element of a list comprehension (seven of eight directions);
+  of choices, or the first or last element of a list comprehension (one case of several left out);
 - a message's text: a letter, a space, a newline, its letter case, its punctuation.
 The new text is spliced into the original source over the changed part only, so the diff shows
 what changed and the comments stay; each splice is parsed back and must give exactly the
