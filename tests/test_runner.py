@@ -5,7 +5,7 @@ import signal
 import sys
 import textwrap
 
-from harness.running import runner
+from harness.running import proctree, runner
 from harness.running.environment import child_env
 from harness.outcome import End
 from tests.helpers import alive
@@ -66,7 +66,7 @@ def test_exit_status_is_recorded(tmp_path):
 
 
 def test_escaped_grandchildren_are_killed(tmp_path):
-    runner.become_subreaper()
+    proctree.adopt_orphans()
     marker = tmp_path / "pid"
     # The grandchild escapes (new session, parent gone) and would live a minute; the program
     # asks for input only once the grandchild has written its pid (the pipe closes then).
@@ -141,7 +141,7 @@ def test_a_child_that_keeps_printing_after_its_parent_exits_is_stopped(tmp_path)
     """The child outlives its parent and would print for ever (it ignores the hang-up and a
     terminal that no longer takes its output): the run ends at the output limit or with the
     parent's exit, and either way the child is gone when run returns."""
-    runner.become_subreaper()
+    proctree.adopt_orphans()
     marker = tmp_path / "pid"
     result = run_script(tmp_path, f"""
         import os, signal, time

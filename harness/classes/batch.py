@@ -177,7 +177,7 @@ def _full(item: Done, look: progress.Style) -> str:
 def _line(item: Done, look: progress.Style) -> str:
     result = item.result
     tone = "failing" if result.status == Verdict.GRADED and not result.all_passed else result.status
-    status = progress.paint(f"{result.status:<13}", tone, look.colour)
+    status = terminal.paint(f"{result.status:<13}", tone, look.colour)
     kept = "  (unchanged since the last run: kept)" if item.reused else ""
     return (f"{result.percent:6.1f} %  {status} {result.passed}/{result.total} cases  "
             f"{visible(result.name)}  ({item.report}){kept}")

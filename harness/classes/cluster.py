@@ -164,7 +164,7 @@ class Grading(WorkerPlugin):
     def grade(self, entry: classroom.Entry, packed: bytes) -> SubmissionResult:
         given = self.setup_data
         if self.refusal:
-            return refused(self.spec, given.milestone, entry, self.refusal)
+            return executor.unfinished(self.spec, given.milestone, entry, self.refusal)
         with tempfile.TemporaryDirectory(prefix="harness-submission-", dir=self.folder) as temp:
             unpack(packed, Path(temp))
             here = replace(entry, path=Path(temp) / Path(entry.path).name)
@@ -177,9 +177,6 @@ class Grading(WorkerPlugin):
 def grade_task(plugin: str, entry: classroom.Entry, packed: bytes) -> SubmissionResult:
     """A task: one submission, on whichever worker the scheduler chose."""
     return get_worker().plugins[plugin].grade(entry, packed)
-
-
-refused = executor.unfinished
 
 
 # --- the caller's side ------------------------------------------------------------------------
@@ -211,11 +208,11 @@ class Cluster:
         except TooBig as big:
             reason = (f"too big to send to the cluster ({big}): grade it on this machine (leave out --cluster), "
                       "or remove what is not part of the program")
-            return _settled(lambda: refused(spec, milestone, entry, reason))
+            return _settled(lambda: executor.unfinished(spec, milestone, entry, reason))
         except OSError as problem:
             reason = (f"cannot read it to send it to the cluster ({problem.strerror or problem}): "
                       "grade it on this machine (leave out --cluster)")
-            return _settled(lambda: refused(spec, milestone, entry, reason))
+            return _settled(lambda: executor.unfinished(spec, milestone, entry, reason))
         if not self.plugin:
             self.plugin = self._register(spec, milestone, cases)
         return self.client.submit(grade_task, self.plugin, entry, packed, pure=False, retries=0,

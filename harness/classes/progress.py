@@ -10,7 +10,6 @@ import os
 import sys
 from dataclasses import dataclass
 
-from harness.reporting import terminal
 
 COLOURS = ("auto", "always", "never")
 QUIET, NORMAL, VERBOSE = "quiet", "normal", "verbose"
@@ -43,7 +42,6 @@ def _tty(stream) -> bool:
         return False
 
 
-paint = terminal.paint
 
 
 class Progress:

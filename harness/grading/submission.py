@@ -26,7 +26,7 @@ from harness.loading.cases import Case
 from harness.loading.spec import Spec
 from harness.outcome import End
 from harness.results import FAILED, HARNESS_ERROR, PASSED, BuildSummary, Cause, CaseResult, SubmissionResult, Verdict
-from harness.running import runner, sandbox
+from harness.running import proctree, runner, sandbox
 from harness.running.budget import Budget, Meter, counter
 from harness.running.environment import Workdir, child_env, fork_server, reference_env
 from harness.safe_text import cap
@@ -372,7 +372,7 @@ class Grader:
                 self._pool = None
             if self._pool is None:
                 # each worker adopts orphans (child subreaper) so it can kill a program's escaped processes
-                self._pool = ProcessPoolExecutor(max_workers=self.jobs, initializer=runner.become_subreaper,
+                self._pool = ProcessPoolExecutor(max_workers=self.jobs, initializer=proctree.adopt_orphans,
                                                  mp_context=fork_server())
             return self._pool
 
@@ -381,7 +381,7 @@ class Grader:
         `progress(done, total)` is told as each job finishes (from a pool thread)."""
         if self.inline and len(jobs) == 1 and self._pool is None:
             # one case alone (`harness run -k`): starting a pool would cost more than the case
-            runner.become_subreaper()
+            proctree.adopt_orphans()
             return [run_job(jobs[0])]
         futures = [None] * len(jobs)
         finished = _Counter(len(jobs), progress)

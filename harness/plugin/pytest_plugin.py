@@ -64,7 +64,6 @@ def pytest_configure(config: pytest.Config) -> None:
     except InputError as problem:
         raise pytest.UsageError(str(problem)) from None
     config.stash[_RUN] = run
-    config.add_cleanup(run.close)
     shared = getattr(config, "workerinput", {}).get(_SHARED)
     if shared:  # a pytest-xdist worker: one worker grades, the others read its result
         run.shared = Path(shared)

@@ -115,10 +115,6 @@ class GameRun:
     def law_target(self) -> str:
         return next(case.target for case in self.cases.values() if case.name == self.law_case)
 
-    def close(self) -> None:
-        """Nothing to remove: Grader.grade removes the builds it made."""
-
-
 @contextlib.contextmanager
 def shared_folder():
     """A private folder for the workers of one xdist run, removed when the run ends."""

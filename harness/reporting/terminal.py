@@ -21,9 +21,6 @@ def paint(text: str, colour: str, on: bool) -> str:
     return f"\x1b[{code}m{text}\x1b[0m" if on and code else text
 
 
-_paint = paint
-
-
 def _safe(text: str, limit: int = REASON_CHARS) -> str:
     return visible(cap(text, limit))
 
@@ -33,27 +30,27 @@ def render(result: SubmissionResult, stream=None, colour: bool | None = None) ->
     on = stream.isatty() if colour is None else colour
     say = lambda text="": print(text, file=stream)  # noqa: E731
     milestone = f" {result.milestone}" if result.milestone else ""
-    say(_paint(f"{result.title}{milestone} — {one_line(cap(result.submission, REASON_CHARS))}", "bold", on))
+    say(paint(f"{result.title}{milestone} — {one_line(cap(result.submission, REASON_CHARS))}", "bold", on))
     if result.sandbox == "none":
-        say(_paint("  note: submissions ran without the sandbox (bubblewrap)", "ungradable", on))
+        say(paint("  note: submissions ran without the sandbox (bubblewrap)", "ungradable", on))
     for target, build in result.builds.items():
         for line in build.intake:
-            say(_paint(f"  intake ({target}): {one_line(cap(line, REASON_CHARS))}", "dim", on))
+            say(paint(f"  intake ({target}): {one_line(cap(line, REASON_CHARS))}", "dim", on))
         if not build.ok:
             reason = one_line(cap(build.reason, REASON_CHARS))
-            say(_paint(f"  build of {target} ({build.language}): {reason}", "failed", on))
+            say(paint(f"  build of {target} ({build.language}): {reason}", "failed", on))
             shown = build.diagnosis or "\n".join(build.log.strip().splitlines()[-15:])
             if shown.strip():
                 say("    " + "\n    ".join(_safe(shown, 3000).splitlines()))
         for finding in build.findings:
-            say(_paint(f"  source check: {_safe(finding)}", "ungradable", on))
+            say(paint(f"  source check: {_safe(finding)}", "ungradable", on))
     for case in result.cases:
-        mark = _paint(MARKS[case.status], case.status, on)
+        mark = paint(MARKS[case.status], case.status, on)
         say(f"  {mark} {case.name} [{case.rubric}] {case.seconds:.2f}s")
         if not case.passed:
             say(f"       {_safe(case.reason)}")
             if case.hint:
-                say(_paint(f"       hint: {case.hint}", "dim", on))
+                say(paint(f"       hint: {case.hint}", "dim", on))
     say()
     for item in result.items:
         if not item.graded:
@@ -71,10 +68,10 @@ def render(result: SubmissionResult, stream=None, colour: bool | None = None) ->
         say(f"  {item.earned:>5.1f}/{item.weight:<4g} {item.title} ({cases})")
     colour_name = "passed" if result.all_passed else "failed"
     if not result.published:
-        say(_paint(f"  {result.passed}/{result.total} cases passed — no score: the harness failed on a case, "
+        say(paint(f"  {result.passed}/{result.total} cases passed — no score: the harness failed on a case, "
                    "so this submission must be regraded", "failed", on))
         return
-    say(_paint(f"  {result.passed}/{result.total} cases passed — score {result.earned:.1f}/{result.possible:g} "
+    say(paint(f"  {result.passed}/{result.total} cases passed — score {result.earned:.1f}/{result.possible:g} "
                f"= {result.percent:.1f} %", colour_name, on))
 
 

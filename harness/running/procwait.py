@@ -18,13 +18,10 @@ _READ_SYSCALLS = {
 AVAILABLE = bool(_READ_SYSCALLS) and os.path.exists("/proc/self/task")
 
 
-_read = proctree.read
-
-
 def _reading_stdin(pid: int, tid: int) -> int | None:
     """The task's syscr if it sleeps in a read on fd 0, else None."""
     base = f"/proc/{pid}/task/{tid}"
-    syscall = _read(base + "/syscall")
+    syscall = proctree.read(base + "/syscall")
     if not syscall or syscall.startswith("running"):
         return None
     fields = syscall.split()
@@ -33,10 +30,10 @@ def _reading_stdin(pid: int, tid: int) -> int | None:
             return None
     except (ValueError, IndexError):
         return None
-    stat = _read(base + "/stat")
+    stat = proctree.read(base + "/stat")
     if not stat or stat[stat.rfind(")") + 2 : stat.rfind(")") + 3] != "S":
         return None
-    io = _read(base + "/io")
+    io = proctree.read(base + "/io")
     if io is None:
         return None
     for line in io.splitlines():
@@ -49,7 +46,7 @@ def cpu_ticks(root_pid: int) -> int:
     """User+system clock ticks of the whole tree: flat while the program is idle."""
     total = 0
     for pid in proctree.tree(root_pid):
-        stat = _read(f"/proc/{pid}/stat")
+        stat = proctree.read(f"/proc/{pid}/stat")
         if stat:
             fields = stat[stat.rfind(")") + 2 :].split()
             total += int(fields[11]) + int(fields[12])

@@ -65,9 +65,6 @@ class FixedInputs:
         return self.lines[self._next - 1]
 
 
-become_subreaper = proctree.adopt_orphans
-
-
 def _child_setup(limits: Limits):
     """Runs in the child before exec: plain line ends, a control group bounding the whole tree
     (or per-process limits where none can be made), and per-process limits that hold anyway."""

@@ -18,15 +18,11 @@ from harness.running import proctree
 _POLL_SECONDS = 0.05
 
 
-adopt_orphans = proctree.adopt_orphans
-descendants = proctree.descendants
-
-
 class Runs:
     """Tells the runs and builds below this process from the machinery that runs them."""
 
     def __init__(self):
-        self.helpers = frozenset(descendants())  # taken once the fork server is up, before any run
+        self.helpers = frozenset(proctree.descendants())  # taken once the fork server is up, before any run
 
     def machinery(self) -> set[int]:
         return set(self.helpers).union(*(proctree.children(pid) for pid in self.helpers))
@@ -34,7 +30,7 @@ class Runs:
     def end(self) -> None:
         """SIGKILL every run and build now below this process."""
         keep = self.machinery()
-        _signal([pid for pid in proctree.alive(descendants()) if pid not in keep], signal.SIGKILL)
+        _signal([pid for pid in proctree.alive(proctree.descendants()) if pid not in keep], signal.SIGKILL)
 
     def end_until(self, done) -> None:
         """Keep ending runs (a worker may start one more) until `done()` says the pool has stopped."""
@@ -55,7 +51,7 @@ def kill_all(rounds: int = 50) -> None:
     """SIGKILL whatever is still below this process, until nothing is (a fork in flight is
     caught by the next round)."""
     for _ in range(rounds):
-        left = proctree.alive(descendants())
+        left = proctree.alive(proctree.descendants())
         if not left:
             break
         _signal(left, signal.SIGKILL)

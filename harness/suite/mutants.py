@@ -638,7 +638,7 @@ def _branch_site(node: ast.If, path, function, lines) -> _Site | None:
     second = node.orelse[0]
     if not all(_whole_lines(s, lines) for s in node.body + second.body):
         return None
-    head_a, head_b = lines[node.lineno - 1], lines[second.lineno - 1]
+    head_a = lines[node.lineno - 1]
     if node.test.lineno != node.lineno or node.test.end_lineno != node.lineno or \
             second.test.lineno != second.lineno or second.test.end_lineno != second.lineno:
         return None  # a test over several lines
