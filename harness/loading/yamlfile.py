@@ -96,6 +96,9 @@ def _read(path: Path) -> str:
     return text
 
 
+_TOO_DEEP = f"nested more than {MAX_DEPTH} levels deep; a case or spec needs only a few; flatten it"
+
+
 def load(path: Path) -> Document:
     """Read one YAML document; anything a person could get wrong is an InputError at its line."""
     path = Path(path)
@@ -115,6 +118,8 @@ def load(path: Path) -> Document:
                          path, at(mark))
     except yaml.MarkedYAMLError as problem:
         mark = problem.problem_mark or problem.context_mark
+        if "nesting depth" in str(problem.problem):  # libyaml's own cap, met before ours on some versions
+            raise InputError(_TOO_DEEP, path, at(mark)) from None
         raise InputError(f"not valid YAML: {problem.problem or problem.context or problem}; fix the syntax",
                          path, at(mark))
     except yaml.YAMLError as problem:
@@ -158,7 +163,7 @@ def _compose(loader, path: Path, last: int):
             key = _scalar_value(loader, node, fail)
         elif isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
             if len(stack) >= MAX_DEPTH:
-                fail(f"nested more than {MAX_DEPTH} levels deep; a case or spec needs only a few; flatten it", event.start_mark)
+                fail(_TOO_DEEP, event.start_mark)
             kind = yaml.SequenceNode if isinstance(event, yaml.SequenceStartEvent) else yaml.MappingNode
             tag = event.tag if event.tag not in (None, "!") else loader.resolve(kind, None, event.implicit)
             node = kind(tag, [], event.start_mark, None, flow_style=event.flow_style)
