@@ -200,7 +200,7 @@ def stop_group(process: subprocess.Popen) -> None:
 @contextlib.contextmanager
 def dask_cluster(logs: Path, workers: dict[str, dict]):
     """A scheduler on a free port and one `dask worker` per name (with its own environment
-    additions), started as README says; yields the address and the workers' addresses."""
+    additions), started as docs/cluster.md says; yields the address and the workers' addresses."""
     from distributed import Client
     address = f"tcp://127.0.0.1:{free_port()}"
     env = dict(os.environ, DASK_DISTRIBUTED__WORKER__DAEMON="False")

@@ -2,8 +2,8 @@
 
 Every expected number comes from the fixture's spec and cases: which cases a sample fails is
 said by a rule over the cases (what they type, what they compare, how the reference ends
-them), and the percentage follows from the rubric weights and case points as README's
-"Scores" section states it.
+them), and the percentage follows from the rubric weights and case points as the manual's
+docs/scores.md states it.
 """
 import dataclasses
 import shutil

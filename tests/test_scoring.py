@@ -1,7 +1,7 @@
-"""Scoring on made-up case results (no processes): the README's rule, and numbers that add up.
+"""Scoring on made-up case results (no processes): the rule of docs/scores.md, and numbers that add up.
 
 The rubric is the fixture game's (tests/fixture/specs/tally/spec.yaml); the expected numbers
-are worked out here from its weights by the rule in README's "Scores" section.
+are worked out here from its weights by the rule in the manual's docs/scores.md.
 """
 import math
 

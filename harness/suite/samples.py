@@ -77,7 +77,7 @@ def load(spec: Spec) -> list[Expectation]:
     path = folder(spec) / "expected.yaml"
     if not path.is_file():
         raise InputError(f"no expected.yaml for {spec.game}; write one in {folder(spec)} "
-                         "(samples: {NAME: {fails: [...]}}, see the README)", path)
+                         "(samples: {NAME: {fails: [...]}}, see docs/adding-a-game.md)", path)
     doc = yamlfile.load(path)
     schema.validate(doc, "samples.schema.json")
     items = {item.id for item in spec.rubric}
