@@ -25,13 +25,14 @@ from harness.loading import yamlfile
 from harness.running.environment import Workdir, reference_env
 from harness.errors import InputError
 from harness.running.inputs import TerminalInputs
-from harness.reporting import terminal
+from harness.reporting import selfcheck, terminal
 
 EPILOG = arguments.epilog()
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = arguments.Parser(prog="harness", description=__doc__.splitlines()[0], epilog=EPILOG)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("play", help="play the reference game in this terminal", epilog=EPILOG)
@@ -81,7 +82,9 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("check", help="a student's self-check on the public cases", epilog=EPILOG)
     p.add_argument("game")
     p.add_argument("submission", type=arguments.existing_path)
-    p.add_argument("-o", "--output", type=arguments.report_folder, default="reports", help="where the HTML report goes")
+    p.add_argument("-o", "--output", type=arguments.report_folder,
+                   help="where the HTML report goes, outside the submission (default: your cache, "
+                        "~/.cache/game-harness/check/)")
     _budget_option(p)
     p.add_argument("--server", metavar="URL", help="check on the class's self-check service (`harness serve`) instead")
     p.add_argument("--token", help="your token for --server")
@@ -148,6 +151,15 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("targets", nargs="*", help="games and/or case files (default: every game)")
     p.add_argument("--check", action="store_true", help="change nothing; exit 1 if any case is stale (for CI)")
     return parser
+
+
+def _version() -> str:
+    """The installed package's version (pyproject.toml), as pip and bug reports name it."""
+    from importlib import metadata
+    try:
+        return metadata.version("game-harness")
+    except metadata.PackageNotFoundError:
+        return "(not installed: run `pip install -e .` in the project)"
 
 
 def _budget(text: str) -> float:
@@ -294,17 +306,26 @@ def cmd_check(args) -> int:
         if not (args.server and args.token):
             raise InputError("--server and --token go together: the service's URL and your token")
         from harness.serve import client
-        return client.check(args.game, args.submission, args.server, args.token, args.output)
+        folder = selfcheck.report_folder(args.output, args.submission, args.game.split(":")[0])
+        return client.check(args.game, args.submission, args.server, args.token, folder.parent)
     spec, milestone = specs.parse_game(args.game)
     spec = _budgeted(spec, args)
+    folder = selfcheck.report_folder(args.output, args.submission, spec.game)
     found = _load_cases(spec, milestone, public_only=True)
+    hidden = sum(case.visibility == "hidden" for case in caseload.load_all(spec, milestone))
     if not sandbox.available():
         print("note: bubblewrap is not installed, so your program runs without the sandbox", file=sys.stderr)
     result = _grade_one(spec, milestone, found, args.submission)
     terminal.render(result)
     terminal.explain_failures(result)
+    for line in selfcheck.notes(hidden):
+        print(f"  {line}")
     from harness.reporting import files
-    paths = files.write(result, args.output / f"check-{spec.game}")
+    try:
+        paths = files.write(result, folder, notes=selfcheck.notes(hidden))
+    except OSError as problem:
+        raise InputError(f"cannot write the report in {folder} ({problem.strerror or problem}); "
+                         "choose another folder with -o") from None
     print(f"  full report: {paths['html']}")
     return 0 if result.all_passed else 1
 

@@ -96,6 +96,11 @@ class CaseResult:
     def ran(self) -> bool:
         return self.cause not in NOT_RUN
 
+    @property
+    def unbuilt(self) -> bool:
+        """Not run because its target did not build: the build's error is told once, above."""
+        return self.cause == Cause.NOT_BUILT
+
 
 @dataclass
 class ItemScore:
@@ -123,6 +128,13 @@ class BuildSummary:
     findings: list[str] = field(default_factory=list)
     intake: list[str] = field(default_factory=list)
     seconds: float = 0.0
+
+    @property
+    def further(self) -> str:
+        """The diagnosis without the lines the reason already says (its first error), so a
+        report says each thing once."""
+        return "\n".join(line for line in self.diagnosis.strip().splitlines()
+                         if line.strip() and line.strip() not in self.reason)
 
 
 @dataclass

@@ -19,7 +19,7 @@ from typing import Callable
 
 from harness.building import build as builder
 from harness.building.javac_server import WarmJavac
-from harness.grading import scoring
+from harness.grading import scoring, shown_paths
 from harness.judging import compare, facts
 from harness.loading import config, functions
 from harness.loading.cases import Case
@@ -435,11 +435,11 @@ class Grader:
                 except OSError:
                     pass  # a folder the program made undeletable must not cost the other submissions
         items, earned, possible = scoring.score(spec, spec.items(milestone), results)
-        return SubmissionResult(
+        return shown_paths.scrub(SubmissionResult(
             submission=str(submission), name=name or submission_name(submission), game=spec.game, title=spec.title,
             milestone=milestone, sandbox=sandbox_mode(builds), status=_status(builds, results),
             builds={t: summary(b) for t, b in builds.items()}, cases=results, items=items, earned=earned,
-            possible=possible)
+            possible=possible))
 
 
 def _build(submission: Path, spec: Spec, target: str, compiler: WarmJavac | None = None) -> builder.Build:

@@ -1,4 +1,5 @@
 """A game's spec: its reference, milestones, build targets, rubric and defaults."""
+import difflib
 import re
 import shlex
 import string
@@ -118,18 +119,29 @@ def parse_game(name: str, root: Path | None = None) -> tuple["Spec", str | None]
     spec = load(game, root)
     if milestone:
         if milestone not in spec.milestones:
-            known = ", ".join(f"{game}:{m}" for m in spec.milestones) or "none"
-            raise InputError(f"{game} has no milestone {milestone!r}; use one of: {known}")
+            known = ", ".join(f"{spec.game}:{m}" for m in spec.milestones) or "none"
+            raise InputError(f"{spec.game} has no milestone {milestone!r}; use one of: {known}")
         return spec, milestone
     return spec, (list(spec.milestones)[-1] if spec.milestones else None)
 
 
+def game_id(game: str, root: Path) -> str:
+    """The game a typed name stands for: its id, letter case aside (`Reversi`); a name that is
+    none gets the nearest ids offered. A name, never a path: "../x" or "/etc" find nothing."""
+    known = games(root)
+    by_case = {name.casefold(): name for name in known}
+    if game in known or game.casefold() in by_case:
+        return game if game in known else by_case[game.casefold()]
+    near = difflib.get_close_matches(game.casefold(), list(by_case), n=3, cutoff=0.6)
+    hint = f"did you mean {' or '.join(by_case[n] for n in near)}? " if near else ""
+    raise InputError(f"unknown game {game!r}; {hint}games: {', '.join(known) or 'none found'} "
+                     f"(looked in {root / 'specs'})")
+
+
 def load(game: str, root: Path | None = None) -> Spec:
     root = root or project_root()
+    game = game_id(game, root)
     path = root / "specs" / game / "spec.yaml"
-    if game not in games(root):  # a name, never a path: "../x" or "/etc" find nothing
-        known = ", ".join(games(root)) or "none found"
-        raise InputError(f"unknown game {game!r}; games: {known} (looked in {root / 'specs'})")
     doc = yamlfile.load(path)
     schema.validate(doc, "spec.schema.json")
     data = doc.data

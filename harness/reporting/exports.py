@@ -28,8 +28,8 @@ def build_notes(result: SubmissionResult) -> list[str]:
     for target, build in result.builds.items():
         if not build.ok:
             notes.append(f"{target}: {build.reason}")
-            if build.diagnosis:
-                notes.append(build.diagnosis)
+            if build.further:
+                notes.append(build.further)
             if output := compiler_output(build.log):
                 notes.append(f"The compiler's output:\n{output}")
         notes += [f"{target}: {line}" for line in build.intake]
@@ -61,7 +61,9 @@ def compiler_output(log: str, limit: int = 1500) -> str:
 
 def case_message(case: CaseResult) -> str:
     lines = [case.description]
-    if case.reason:
+    if case.unbuilt:
+        lines.append("Not run: the build failed (see the top of this page).")
+    elif case.reason:
         lines.append(case.reason)
     if case.hint:
         lines.append(f"Hint: this case {case.hint}.")

@@ -7,10 +7,11 @@ from harness.results import SubmissionResult
 from harness.safe_text import writable
 
 
-def write(result: SubmissionResult, folder: Path) -> dict[str, Path]:
+def write(result: SubmissionResult, folder: Path, notes: list[str] = ()) -> dict[str, Path]:
+    """`notes` go at the top of report.html (a self-check's: the hidden cases, not the grade)."""
     folder.mkdir(parents=True, exist_ok=True)
     paths = {"json": folder / "result.json", "html": folder / "report.html"}
     paths.update(exports.write_all(result, folder))
     paths["json"].write_text(exports.json_text(result.to_json()), encoding="utf-8")
-    paths["html"].write_text(writable(html.render(result)), encoding="utf-8")
+    paths["html"].write_text(writable(html.render(result, notes)), encoding="utf-8")
     return paths

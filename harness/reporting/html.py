@@ -67,5 +67,6 @@ def _environment() -> Environment:
     return env
 
 
-def render(result: SubmissionResult) -> str:
-    return _environment().get_template("report.html.j2").render(r=result, fold=FOLD_LINES, marks=MARKS)
+def render(result: SubmissionResult, notes: list[str] = ()) -> str:
+    return _environment().get_template("report.html.j2").render(r=result, fold=FOLD_LINES, marks=MARKS,
+                                                                notes=list(notes))

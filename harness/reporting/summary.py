@@ -227,7 +227,7 @@ def _groups(reports: list[Report]) -> list[FailureGroup]:
 
 
 def _reason(result: SubmissionResult) -> str:
-    reasons = [f"{t}: {b.reason}" + (f" — {b.diagnosis.strip().splitlines()[0]}" if b.diagnosis.strip() else "")
+    reasons = [f"{t}: {b.reason}" + (f" — {b.further.splitlines()[0]}" if b.further else "")
                for t, b in result.builds.items() if not b.ok]
     if not reasons and result.status == "harness-error":
         reasons = [c.reason for c in result.cases if c.status == "harness-error"][:1]

@@ -39,12 +39,19 @@ def render(result: SubmissionResult, stream=None, colour: bool | None = None) ->
         if not build.ok:
             reason = one_line(cap(build.reason, REASON_CHARS))
             say(paint(f"  build of {target} ({build.language}): {reason}", "failed", on))
-            shown = build.diagnosis or "\n".join(build.log.strip().splitlines()[-15:])
+            shown = build.further if build.diagnosis else "\n".join(
+                line for line in build.log.strip().splitlines()[-15:] if line.strip() not in build.reason)
             if shown.strip():
                 say("    " + "\n    ".join(_safe(shown, 3000).splitlines()))
         for finding in build.findings:
             say(paint(f"  source check: {_safe(finding)}", "ungradable", on))
+    unbuilt = [case for case in result.cases if case.unbuilt]
+    if unbuilt:
+        say(f"  {paint(MARKS[unbuilt[0].status], unbuilt[0].status, on)} {len(unbuilt)} case"
+            f"{'s' if len(unbuilt) != 1 else ''} not run: the build failed (above)")
     for case in result.cases:
+        if case.unbuilt:
+            continue
         mark = paint(MARKS[case.status], case.status, on)
         say(f"  {mark} {case.name} [{case.rubric}] {case.seconds:.2f}s")
         if not case.passed:
@@ -75,6 +82,26 @@ def render(result: SubmissionResult, stream=None, colour: bool | None = None) ->
                f"= {result.percent:.1f} %", colour_name, on))
 
 
+TYPED_SHOWN = 100  # inputs of a case listed at most
+
+
+def typed_inputs(typed: list[str]) -> str:
+    """A case's inputs, in order, each quoted (an empty line shows as '')."""
+    shown = " ".join(repr(visible(cap(line, 80))) for line in typed[-TYPED_SHOWN:])
+    return (f"… ({len(typed) - TYPED_SHOWN} before) " if len(typed) > TYPED_SHOWN else "") + shown
+
+
+def shown_lines(text: str | None) -> list[str]:
+    """A turn's text as lines a person can see: a blank line is `(blank line)`, a space that
+    ends a line is `·`, the newline that ends the text makes no line of its own."""
+    if text is None:
+        return ["(nothing)"]
+    if text == "":
+        return ["(nothing printed)"]
+    lines = text[:-1].split("\n") if text.endswith("\n") else text.split("\n")
+    return ["(blank line)" if line == "" else line + "·" if line.endswith(" ") else line for line in lines]
+
+
 def explain_failures(result: SubmissionResult, stream=None, every: bool = False) -> None:
     """The first divergent turn of a failing case, expected above actual."""
     stream = stream or sys.stdout
@@ -84,9 +111,11 @@ def explain_failures(result: SubmissionResult, stream=None, every: bool = False)
         turn = case.turns[case.first_divergence]
         typed = f" (after typing {visible(turn.typed)!r})" if turn.typed is not None else ""
         print(f"\n  {case.name}: first difference in turn {turn.index}{typed}", file=stream)
+        if case.typed and turn.index:
+            print(f"  typed up to there: {typed_inputs(case.typed[:turn.index])}", file=stream)
         for label, text in (("expected", turn.expected), ("got", turn.actual)):
             print(f"  --- {label}:", file=stream)
-            for line in _safe(text if text is not None else "(nothing)", 4000).split("\n"):
-                print(f"    {line}" + ("·" if line.endswith(" ") else ""), file=stream)
+            for line in shown_lines(_safe(text, 4000) if text is not None else None):
+                print(f"    {line}", file=stream)
         if not every:
             return
