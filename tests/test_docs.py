@@ -114,6 +114,14 @@ def test_the_command_line_page_names_every_command_and_option():
                 f"docs/command-line.md: `harness {name}` does not name {'/'.join(action.option_strings)}"
 
 
+def test_the_command_line_page_names_the_options_of_harness_itself():
+    page = COMMAND_LINE.read_text(encoding="utf-8")
+    for action in cli._parser()._actions:
+        if action.option_strings and "-h" not in action.option_strings:
+            assert any(f"`harness {o}`" in page for o in action.option_strings), \
+                f"docs/command-line.md does not name `harness {'/'.join(action.option_strings)}`"
+
+
 def test_the_command_line_page_names_every_setting():
     page = COMMAND_LINE.read_text(encoding="utf-8")
     settings = set(re.findall(r"HARNESS_[A-Z_]+", CONFIG.read_text(encoding="utf-8")))
