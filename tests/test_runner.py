@@ -2,6 +2,7 @@
 import json
 import os
 import signal
+import subprocess
 import sys
 import textwrap
 
@@ -36,6 +37,40 @@ def test_inputs_are_typed_only_when_the_program_reads(tmp_path):
     assert result.events == [{"out": "Name? "}, {"in": "Ada"}, {"out": "thinking done\nAge? "}, {"in": "36"},
                              {"out": "Ada is 36\n"}]
     assert result.notes == []
+
+
+_WRITES_THEN_READS = r"""
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+int main(void) {
+    char line[64], block[1500], prompt[32];
+    memset(block, 'x', sizeof block);
+    for (int turn = 0; turn < 300; turn++) {
+        for (int k = 0; k < 3; k++) write(1, block, sizeof block);  /* a board, several writes */
+        int n = snprintf(prompt, sizeof prompt, "\nturn %d> ", turn);
+        write(1, prompt, n);  /* the prompt, written just before the read */
+        if (!fgets(line, sizeof line, stdin)) return 1;
+    }
+    return 0;
+}
+"""
+
+
+def test_all_a_turn_printed_before_its_read_is_in_that_turn(tmp_path):
+    # A turn's output is written in several system calls, the last one just before the read:
+    # each line is typed only once all of it has been taken, so every turn's output is whole
+    # and ends with its own prompt, on each of 300 turns.
+    source = tmp_path / "turns.c"
+    source.write_text(_WRITES_THEN_READS)
+    subprocess.run(["gcc", "-O2", "-o", str(tmp_path / "turns"), str(source)], check=True)
+    limits = runner.Limits(turn_seconds=3, run_seconds=30, output_bytes=10_000_000, quiet_seconds=1)
+    result = runner.run([str(tmp_path / "turns")], env=child_env(str(tmp_path)), cwd=str(tmp_path),
+                        inputs=runner.FixedInputs(["go"] * 300), limits=limits)
+    assert result.end == End.exited(0)
+    outputs = [event["out"] for event in result.events if "out" in event]
+    assert [output.count("x") for output in outputs] == [3 * 1500] * 300
+    assert [output.rsplit("\n", 1)[-1] for output in outputs] == [f"turn {turn}> " for turn in range(300)]
 
 
 def test_inputs_running_out_ends_as_waiting(tmp_path):

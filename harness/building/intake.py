@@ -6,18 +6,16 @@ submission is reported and left out, archives are unpacked member by member with
 size (on what they decompress, the members left out included), count and depth, and a tree
 too deep or too big is that submission's reason, never a crash. Every adaptation is a note
 for the top of the report, never a deduction.
+
+The archive modules are imported when an archive is opened: a folder (every case of `harness
+run` on a folder) needs none of them.
 """
-import bz2
-import gzip
+import importlib
 import io
-import lzma
 import os
 import shutil
 import stat
-import tarfile
 import tempfile
-import zipfile
-import zlib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -201,6 +199,11 @@ def unpack(archive: Path, dest: Path) -> list[str]:
     a tool folder), and so do the bytes actually read past a declared size. A compressed tar is
     read as one stream that ends at MAX_STREAM_BYTES: reaching the next header means reading
     through a skipped member's data, so that data is counted too."""
+    import lzma
+    import tarfile
+    import zipfile
+    import zlib
+
     name = archive.name.lower()
     try:
         if name.endswith(".zip"):
@@ -212,9 +215,10 @@ def unpack(archive: Path, dest: Path) -> list[str]:
 
 # A tar stream is its members' data plus a header block or two for each member and the end
 # blocks; anything past this is data no member declared.
-MAX_STREAM_BYTES = MAX_BYTES + (MAX_ENTRIES + 2) * 2 * tarfile.BLOCKSIZE + tarfile.RECORDSIZE
-_TAR_MAGIC = ((b"\x1f\x8b", gzip.open), (b"BZh", bz2.open), (b"\xfd7zXZ\x00", lzma.open))
-_ZIP_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)  # decompressed a bounded chunk at a time
+_TAR_BLOCK, _TAR_RECORD = 512, 20 * 512  # the tar format's block and record (tarfile.BLOCKSIZE, RECORDSIZE)
+MAX_STREAM_BYTES = MAX_BYTES + (MAX_ENTRIES + 2) * 2 * _TAR_BLOCK + _TAR_RECORD
+_TAR_MAGIC = ((b"\x1f\x8b", "gzip"), (b"BZh", "bz2"), (b"\xfd7zXZ\x00", "lzma"))  # the module that opens it
+_ZIP_METHODS = (0, 8)  # stored and deflated (zipfile.ZIP_STORED, ZIP_DEFLATED): decompressed a bounded chunk at a time
 
 
 class _Budget:
@@ -293,6 +297,8 @@ def _write(dest: Path, parts: list[str], open_stream, declared: int, budget: _Bu
 
 
 def _unpack_zip(archive: Path, dest: Path) -> list[str]:
+    import zipfile
+
     notes, budget = [], _Budget(archive.name)
     with zipfile.ZipFile(archive) as zf:
         for info in zf.infolist():
@@ -320,14 +326,16 @@ def _decompressed(archive: Path):
     """The archive's tar stream: opened through gzip, bz2 or lzma by its first bytes, else as is."""
     with open(archive, "rb") as probe:
         head = probe.read(6)
-    opener = next((opener for magic, opener in _TAR_MAGIC if head.startswith(magic)), open)
-    return opener(archive, "rb")
+    module = next((module for magic, module in _TAR_MAGIC if head.startswith(magic)), None)
+    return importlib.import_module(module).open(archive, "rb") if module else open(archive, "rb")
 
 
 def _unpack_tar(archive: Path, dest: Path) -> list[str]:
+    import tarfile
+
     notes, budget = [], _Budget(archive.name)
     with _decompressed(archive) as raw, \
-            io.BufferedReader(_Bounded(raw, MAX_STREAM_BYTES, budget), tarfile.RECORDSIZE) as stream, \
+            io.BufferedReader(_Bounded(raw, MAX_STREAM_BYTES, budget), _TAR_RECORD) as stream, \
             tarfile.open(fileobj=stream, mode="r|") as tar:
         for member in tar:
             budget.member(member.size)

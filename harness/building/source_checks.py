@@ -3,12 +3,9 @@
 A pattern is matched with RE2, in time linear in the file, so no pattern or source can stall
 grading. A pattern RE2 cannot run (a backreference, a lookaround) runs with Python's `re` in
 a separate process that is killed after CHECK_SECONDS; a check that times out is a finding
-that says so.
+that says so. RE2 and multiprocessing are imported when a check runs: most specs have none.
 """
-import multiprocessing
 import re
-
-import re2
 
 from harness.building.diagnose import strip_comments
 
@@ -17,6 +14,8 @@ MAX_CHECKED_CHARS = 512 * 1024
 
 
 def _re2(pattern: str):
+    import re2
+
     options = re2.Options()
     options.log_errors = False
     try:
@@ -31,6 +30,8 @@ def _python_matches(pattern: str, text: str, conn) -> None:
 
 def _bounded_python(pattern: str, text: str) -> list[int] | None:
     """Match starts with Python's `re` in a spawned process; None if it ran out of time."""
+    import multiprocessing
+
     context = multiprocessing.get_context("spawn")
     receive, send = context.Pipe(duplex=False)
     worker = context.Process(target=_python_matches, args=(pattern, text, send), daemon=True)

@@ -1,7 +1,4 @@
 """The environment every child process gets, built from scratch so runs are the same anywhere."""
-import multiprocessing
-import multiprocessing.forkserver
-import multiprocessing.util
 import os
 import tempfile
 
@@ -21,7 +18,11 @@ _SOCKET_FOLDER_BYTES = 70
 def fork_server():
     """The multiprocessing context every pool of workers uses (forkserver: workers never
     inherit the threads that build submissions side by side), its server started with its
-    socket where it fits: under TMPDIR when that is short enough, else in /tmp."""
+    socket where it fits: under TMPDIR when that is short enough, else in /tmp.
+    (multiprocessing is imported here, where a pool is made: one case needs none.)"""
+    import multiprocessing.forkserver
+    import multiprocessing.util
+
     if len(os.fsencode(tempfile.gettempdir())) > _SOCKET_FOLDER_BYTES:
         chosen, tempfile.tempdir = tempfile.tempdir, "/tmp"
         try:

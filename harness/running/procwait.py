@@ -5,7 +5,6 @@ and has finished at least one more read since the last line we typed (its `syscr
 so a line is never typed ahead of the read that is meant to take it.
 """
 import os
-import platform
 
 from harness.running import proctree
 
@@ -13,7 +12,7 @@ from harness.running import proctree
 _READ_SYSCALLS = {
     "x86_64": {0, 17, 19},
     "aarch64": {63, 65, 67},
-}.get(platform.machine(), set())
+}.get(os.uname().machine, set())
 
 AVAILABLE = bool(_READ_SYSCALLS) and os.path.exists("/proc/self/task")
 

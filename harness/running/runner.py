@@ -5,6 +5,7 @@ happened. A run ends with an exit status, a signal, `waiting` (inputs ran out wh
 program reads), `timeout` (a turn or the whole run over its limit) or `output-limit`.
 Whatever happens, everything the run started is killed before `run` returns.
 """
+import ctypes
 import math
 import os
 import select
@@ -23,11 +24,17 @@ from harness.running.budget import METER_SECONDS, SPENT as BUDGET_SPENT
 from harness.running.limits import confine
 from harness.outcome import End
 
-# After output or a typed line, look at the program again almost at once, then back off to
-# 8 ms while it computes; a wait is confirmed by 0.3 ms of silence before a line is typed.
-_FIRST_LOOK = 0.0001
+# After output or a typed line, look at the program again almost at once (20 us), then back
+# off to 8 ms while it computes. A wait seen is confirmed by one poll of the pty without a
+# timeout: the kernel's tty poll pushes what the program wrote before its read() through to
+# us first (n_tty_poll flushes the pty's buffer work), so output still in flight is read
+# before the next line is typed. Turns are a fraction of a millisecond apart, so the timer
+# slack of the harness (50 us by default) is cut to 1 us while it drives a run.
+_FIRST_LOOK = 0.00002
 _LONGEST_LOOK = 0.008
-_CONFIRM_MS = 0.3
+_TIMER_SLACK_NS = 1
+_DEFAULT_TIMER_SLACK_NS = 50_000  # what a program gets, as it would outside the harness
+_PR_SET_TIMERSLACK, _PR_GET_TIMERSLACK = 29, 30
 
 
 class Meter(Protocol):
@@ -73,6 +80,18 @@ def _child_setup(limits: Limits):
     termios.tcsetattr(1, termios.TCSANOW, attrs)
     confine(cgroups.TreeLimits(limits.memory_bytes, limits.tasks), math.ceil(limits.run_seconds) + 1)
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    _timer_slack(_DEFAULT_TIMER_SLACK_NS)
+
+
+def _timer_slack(nanoseconds: int) -> int | None:
+    """Set this thread's timer slack; returns the one it had (None where prctl is missing)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        before = libc.prctl(_PR_GET_TIMERSLACK, 0, 0, 0, 0)
+        libc.prctl(_PR_SET_TIMERSLACK, ctypes.c_ulong(nanoseconds), 0, 0, 0)
+        return before
+    except (OSError, AttributeError):
+        return None
 
 
 def _kill_everything(child, before: set[int]) -> cgroups.Usage | None:
@@ -130,10 +149,13 @@ def run(command: list[str], *, env: dict, cwd: str, inputs, limits: Limits, echo
     child.delayafterterminate = 0
     child.ptyproc.delayafterclose = 0
     result = None
+    slack = _timer_slack(_TIMER_SLACK_NS)
     try:
         result = _Session(child, inputs, limits, started, echo).drive()
         return result
     finally:
+        if slack is not None and slack > 0:
+            _timer_slack(slack)
         usage = _kill_everything(child, before)
         said = usage.describe(cgroups.TreeLimits(limits.memory_bytes, limits.tasks)) if usage else ""
         if result is not None and said:
@@ -256,7 +278,7 @@ class _Session:
             if not self.child.isalive():
                 return self._ended()
             waiting = self.probe is not None and self.probe.waiting()
-            if waiting and (self.poller.poll(_CONFIRM_MS) or not self.probe.waiting()):
+            if waiting and self.poller.poll(0):
                 continue  # output still in flight: drain it, then look again
             if not waiting and now - last_activity > limits.quiet_seconds:
                 current = procwait.cpu_ticks(self.child.pid)

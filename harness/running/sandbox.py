@@ -28,6 +28,7 @@ where the machine allows them, per-process rlimits otherwise); `describe()` says
 running unconfined was asked for explicitly.
 """
 import glob
+import json
 import os
 import shutil
 import signal
@@ -35,7 +36,9 @@ import subprocess
 import sys
 import threading
 from functools import cache
+from pathlib import Path
 
+from harness import atomic
 from harness.running import cgroups
 from harness.loading import config
 from harness.errors import InputError
@@ -62,6 +65,9 @@ def _root() -> bool:
 @cache
 def _options() -> frozenset[str]:
     """The bwrap options this version knows (--size and --perms are recent)."""
+    known = _remembered()
+    if known is not None:
+        return frozenset(known["options"])
     try:
         shown = subprocess.run(["bwrap", "--help"], capture_output=True, text=True, timeout=30).stdout
     except (OSError, subprocess.SubprocessError):
@@ -74,10 +80,60 @@ def available() -> bool:
     """bwrap is installed, not switched off, and can make its namespaces on this machine."""
     if _switched_off() or shutil.which("bwrap") is None:
         return False
+    if _remembered() is not None:
+        return True
     try:
-        return subprocess.run(_wrap(["true"], [], [], "/"), capture_output=True, timeout=30).returncode == 0
+        works = subprocess.run(_wrap(["true"], [], [], "/"), capture_output=True, timeout=30).returncode == 0
     except (OSError, subprocess.SubprocessError):
         return False
+    if works:
+        _remember(sorted(_options()))
+    return works
+
+
+# Probing bwrap (its --help, then a sandbox around `true`) costs two processes, a tenth of a
+# one-case `harness run`. A probe that worked is remembered in the user's cache for this bwrap
+# binary, this user and this boot (namespaces allowed at boot stay allowed); anything else,
+# and a probe that failed, is probed again.
+def _probe_file() -> Path:
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "game-harness" / "sandbox-probe.json"
+
+
+def _probe_key() -> str | None:
+    bwrap = shutil.which("bwrap")
+    try:
+        with open("/proc/sys/kernel/random/boot_id") as boot:
+            boot_id = boot.read().strip()
+        status = os.stat(os.path.realpath(bwrap)) if bwrap else None
+    except OSError:
+        return None
+    if status is None:
+        return None
+    return f"{os.path.realpath(bwrap)}:{status.st_size}:{status.st_mtime_ns}:{os.geteuid()}:{_root()}:{boot_id}"
+
+
+@cache
+def _remembered() -> dict | None:
+    """The remembered working probe of this bwrap, user and boot, if there is one."""
+    key = _probe_key()
+    try:
+        known = json.loads(_probe_file().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if key is None or not isinstance(known, dict) or known.get("key") != key or not isinstance(known.get("options"), list):
+        return None
+    return known
+
+
+def _remember(options: list[str]) -> None:
+    key = _probe_key()
+    if key is None:
+        return
+    try:
+        _probe_file().parent.mkdir(parents=True, exist_ok=True)
+        atomic.write_text(_probe_file(), json.dumps({"key": key, "options": options}))
+    except OSError:  # an unwritable cache: probe again next time
+        pass
 
 
 def mode() -> str:
