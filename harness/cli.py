@@ -32,7 +32,7 @@ EPILOG = arguments.epilog()
 
 def _parser() -> argparse.ArgumentParser:
     parser = arguments.Parser(prog="harness", description=__doc__.splitlines()[0], epilog=EPILOG)
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument("--version", action=_Version, help="show the harness's version and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("play", help="play the reference game in this terminal", epilog=EPILOG)
@@ -155,11 +155,22 @@ def _parser() -> argparse.ArgumentParser:
 
 def _version() -> str:
     """The installed package's version (pyproject.toml), as pip and bug reports name it."""
-    from importlib import metadata
+    from importlib import metadata  # asked only for --version: its import is a tenth of a one-case run
     try:
         return metadata.version("game-harness")
     except metadata.PackageNotFoundError:
         return "(not installed: run `pip install -e .` in the project)"
+
+
+class _Version(argparse.Action):
+    """--version, which looks the version up only when it is asked for."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"{parser.prog} {_version()}")
+        parser.exit()
 
 
 def _budget(text: str) -> float:

@@ -43,7 +43,7 @@ def _env(extra: dict | None = None) -> dict:
 def harness_cli():
     """Run the real `harness` command line; returns the CompletedProcess."""
     def run(*args, cwd=None, input=None, env=None):
-        return subprocess.run([sys.executable, "-m", "harness.cli", *map(str, args)], cwd=cwd or ROOT,
+        return subprocess.run([sys.executable, "-m", "harness", *map(str, args)], cwd=cwd or ROOT,
                               env=_env(env), input=input, capture_output=True, text=True, timeout=600)
     return run
 

@@ -245,7 +245,7 @@ def test_record_never_overwrites_a_case_without_force(harness_cli, tmp_path):
 @pytest.mark.parametrize("command", [["play", "reversi:ms1"], ["record", "reversi:ms1", "-o", "{tmp}/new.yaml"]])
 def test_ctrl_c_is_one_line_and_exit_130(tmp_path, command):
     # as from a shell: Ctrl-C is not ignored, whatever an earlier test in this process did with it
-    child = pexpect.spawn(sys.executable, ["-m", "harness.cli", *[a.format(tmp=tmp_path) for a in command]],
+    child = pexpect.spawn(sys.executable, ["-m", "harness", *[a.format(tmp=tmp_path) for a in command]],
                           cwd=str(ROOT), encoding="utf-8", timeout=20,
                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     child.expect_exact("Row? (1-6) ")
@@ -256,3 +256,10 @@ def test_ctrl_c_is_one_line_and_exit_130(tmp_path, command):
     assert "harness: interrupted" in child.before and "Traceback" not in child.before
     assert "KeyboardInterrupt" not in child.before
     assert not (tmp_path / "new.yaml").exists()
+
+
+def test_version_is_the_packages(harness_cli):
+    declared = next(line.split("=", 1)[1].strip().strip('"') for line in (ROOT / "pyproject.toml").read_text().splitlines()
+                    if line.startswith("version"))
+    done = harness_cli("--version")
+    assert done.returncode == 0 and done.stdout == f"harness {declared}\n" and done.stderr == ""

@@ -45,7 +45,7 @@ def _grade(*args, env_extra: dict | None = None) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONUNBUFFERED", "NO_COLOR")}
     env["HARNESS_ROOT"] = str(FIXTURE)
     env.update(env_extra or {})
-    return subprocess.run([sys.executable, "-m", "harness.cli", "grade", "tally", *map(str, args), "-q"],
+    return subprocess.run([sys.executable, "-m", "harness", "grade", "tally", *map(str, args), "-q"],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
 
 

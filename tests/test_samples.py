@@ -124,7 +124,7 @@ def test_ctrl_c_ends_the_check_and_every_process_it_started(tmp_path):
     temp.mkdir()
     env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
     env.update(HARNESS_ROOT=str(FIXTURE), TMPDIR=str(temp))
-    child = subprocess.Popen([sys.executable, "-m", "harness.cli", "samples", "tally", "--sample=correct",
+    child = subprocess.Popen([sys.executable, "-m", "harness", "samples", "tally", "--sample=correct",
                               "--sample=bug-hang"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
     try:

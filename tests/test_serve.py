@@ -54,7 +54,7 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = open(self.folder / f"server-{self.port}.log", "w")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "harness.cli", "serve", "tally", "--roster", str(self.roster), "--port",
+            [sys.executable, "-m", "harness", "serve", "tally", "--roster", str(self.roster), "--port",
              str(self.port), "--data", str(self.data), "--instructor-token", INSTRUCTOR, "--rate", str(self.rate),
              *self.extra],
             cwd=ROOT, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
@@ -284,7 +284,7 @@ def test_one_in_flight_per_student(server):
 
 
 def _check(server, sample, token, url=None):
-    return subprocess.run([sys.executable, "-m", "harness.cli", "check", "tally", os.fsdecode(SAMPLES / sample), "--server",
+    return subprocess.run([sys.executable, "-m", "harness", "check", "tally", os.fsdecode(SAMPLES / sample), "--server",
                            url or server.url, "--token", token, "-o", str(server.folder / "reports")],
                           cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=600)
 

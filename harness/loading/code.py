@@ -3,24 +3,63 @@
 Builds reused by content, grades kept by `--force`-less reruns and a cluster's workers all ask
 here, so an edit anywhere in the code that grades (a Python module, a schema, a template, the
 warm compiler's Java) changes all three alike. A version number would not catch an edited checkout.
+
+Hashing every file costs a one-case `harness run` a noticeable part of its time, so the hash
+is remembered in the user's cache under the files' names, sizes and modification times (what
+Python itself trusts to reuse bytecode): any edit is seen, and the hash is of the contents.
 """
 import hashlib
+import json
+import os
 from functools import cache
+from pathlib import Path
 
+from harness import atomic
 from harness.loading import paths
 
 SUFFIXES = (".py", ".json", ".j2", ".yaml", ".java", ".html", ".css")
 PACKAGES = ("harness", "reference")
 
 
+def _files(root: Path) -> list[str]:
+    """The code files, as sorted paths relative to `root`."""
+    found = []
+    for package in PACKAGES:
+        for folder, folders, files in os.walk(root / package):
+            folders[:] = [name for name in folders if name != "__pycache__"]
+            found += [os.path.relpath(os.path.join(folder, name), root) for name in files
+                      if name.endswith(SUFFIXES)]
+    return sorted(found)
+
+
+def _remembered_file() -> Path:
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "game-harness" / "code-version.json"
+
+
 @cache
 def version() -> str:
     """A hash of every code file of the harness and reference packages (names and contents)."""
-    digest = hashlib.sha256()
     root = paths.install_root()
-    for package in PACKAGES:
-        for path in sorted((root / package).rglob("*")):
-            if path.suffix in SUFFIXES and path.is_file() and "__pycache__" not in path.parts:
-                digest.update(f"\0{path.relative_to(root).as_posix()}\0".encode("utf-8", "surrogateescape"))
-                digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+    names = _files(root)
+    stamp = hashlib.sha256()
+    for name in names:
+        info = os.stat(root / name)
+        stamp.update(f"\0{name}\0{info.st_size}\0{info.st_mtime_ns}".encode("utf-8", "surrogateescape"))
+    stamp.update(f"\0{root}".encode("utf-8", "surrogateescape"))
+    try:
+        known = json.loads(_remembered_file().read_text(encoding="utf-8"))
+        if isinstance(known, dict) and known.get("stamp") == stamp.hexdigest() and isinstance(known.get("version"), str):
+            return known["version"]
+    except (OSError, ValueError):
+        pass
+    digest = hashlib.sha256()
+    for name in names:
+        digest.update(f"\0{Path(name).as_posix()}\0".encode("utf-8", "surrogateescape"))
+        digest.update((root / name).read_bytes())
+    found = digest.hexdigest()[:16]
+    try:
+        _remembered_file().parent.mkdir(parents=True, exist_ok=True)
+        atomic.write_bytes(_remembered_file(), json.dumps({"stamp": stamp.hexdigest(), "version": found}).encode())
+    except OSError:  # an unwritable cache: hashed again next time
+        pass
+    return found

@@ -131,7 +131,7 @@ def _remember(options: list[str]) -> None:
         return
     try:
         _probe_file().parent.mkdir(parents=True, exist_ok=True)
-        atomic.write_text(_probe_file(), json.dumps({"key": key, "options": options}))
+        atomic.write_bytes(_probe_file(), json.dumps({"key": key, "options": options}).encode())
     except OSError:  # an unwritable cache: probe again next time
         pass
 
