@@ -152,16 +152,36 @@ def test_what_the_export_held_is_said_in_each_report(graded_class):
 def test_the_gradebook_has_a_status_and_a_column_per_graded_item(graded_class, illegal_cases):
     root, _, paths = graded_class
     spec, milestone = specs.parse_game("reversi")
-    graded = [item.id for item in spec.items(milestone) if item.graded]
+    rubric = spec.items(milestone)
+    graded = [f"{i.id}: {i.title} ({i.points:g} points)" for i in rubric if i.graded]
+    by_hand = [f"{i.id}: {i.title} ({i.points:g} points, graded by hand)" for i in rubric if not i.graded]
+    assert by_hand  # Reversi's coding style is graded by a person
     with (root / "out" / "gradebook.csv").open(encoding="utf-8") as f:
         header = next(csv.reader(f))
-    assert header[:2] == ["submission", "status"] and header[-len(graded):] == graded
-    item = illegal_cases[0].rubric
-    weight = next(i.points for i in spec.items(milestone) if i.id == item)
+    assert header[:4] == ["submission", "original", "lms_id", "status"] and header[-len(graded + by_hand):] == graded + by_hand
+    item = next(i for i in rubric if i.id == illegal_cases[0].rubric)
+    column = f"{item.id}: {item.title} ({item.points:g} points)"
     rows = _rows(root / "out")
-    assert float(rows["alice"][item]) == weight
-    assert float(rows["Li_Wei_24680"][item]) == pytest.approx(weight * SLIP / 100, abs=0.01)
-    assert all(rows["alice"][other] == "" for other in graded if other != item)  # no case run: not counted
+    assert float(rows["alice"][column]) == item.points
+    assert float(rows["Li_Wei_24680"][column]) == pytest.approx(item.points * SLIP / 100, abs=0.01)
+    assert all(rows["alice"][other] == "" for other in graded if other != column)  # no case run: not counted
+    assert all(row[hand] == "" for row in rows.values() for hand in by_hand)  # left for the instructor
+    assert {row["rubric_points"] for row in rows.values() if row["status"] != "not-graded"} == \
+        {f"{sum(i.points for i in rubric):g}"}
+
+
+def test_the_gradebook_joins_back_to_the_class_folder_and_the_lms(graded_class):
+    """Each row names what the class folder held (the folder, archive or file, or the student's
+    part of an export's names) and the LMS's id of the student where the export has one."""
+    root, _, _ = graded_class
+    rows = _rows(root / "out")
+    joined = {name: (row["original"], row["lms_id"]) for name, row in rows.items()}
+    assert joined == {
+        "alice": ("alice", ""), "bob": ("bob.zip", ""), "smithjohn_12345": ("smithjohn", "12345"),
+        "Jane_Doe_67890": ("Jane Doe", "67890"), "Li_Wei_24680": ("Li Wei", "24680"), "jsmith": ("jsmith", "jsmith"),
+        "empty-one": ("empty-one", ""), "sec1_Reversi": ("Reversi", ""), "sec2_Reversi": ("Reversi", ""),
+        "nowhere": ("nowhere", ""),
+    }
 
 
 def test_ctrl_c_leaves_finished_reports_and_no_process_and_the_rerun_grades_the_rest(tmp_path, illegal_cases):
@@ -220,6 +240,42 @@ def test_ctrl_c_leaves_finished_reports_and_no_process_and_the_rerun_grades_the_
     assert set(_rows(out)) == {"fast-a"}
     with (out / "gradebook-previous-1.csv").open(encoding="utf-8") as f:
         assert {row["submission"] for row in csv.DictReader(f)} == {"fast-a", "fast-b", "slow-c"}
+
+
+def test_a_stopped_forced_run_keeps_the_rows_whose_reports_are_still_their_grade(tmp_path, illegal_cases):
+    """--force grades everything again; stopped after its first report, the submissions it had
+    not reached yet keep the row of their finished report (unchanged, so still their grade)
+    instead of becoming not-graded. One builder (HARNESS_JOBS=1) grades in class order: a, then
+    b (a program that never answers, held to a 5 s budget), then c."""
+    room, out, temp = tmp_path / "class", tmp_path / "out", tmp_path / "tmp"
+    temp.mkdir()
+    _write(room / "a" / "reversi.py", CORRECT)
+    _write(room / "b" / "reversi.py", NEVER_ENDS)
+    _write(room / "c" / "reversi.py", CORRECT)
+    first = _grade(room, "-o", out, "--budget", "5", "-q", tmp=temp, HARNESS_JOBS="1")
+    assert first.returncode == 1, first.stdout + first.stderr  # b fails every case
+    before = _rows(out)
+    assert {name: row["status"] for name, row in before.items()} == dict.fromkeys("abc", "graded")
+
+    command = [sys.executable, "-m", "harness.cli", "grade", "reversi", str(room), "-k", SELECT, "-o", str(out),
+               "--budget", "5", "--force"]
+    child = subprocess.Popen(command, cwd=ROOT, env=_env(temp, HARNESS_JOBS="1"), stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        line = child.stdout.readline()
+        while line and "report.html" not in line:
+            line = child.stdout.readline()
+        assert f"{os.sep}a{os.sep}report.html" in line  # a is done, b is running, c waits
+        child.send_signal(signal.SIGINT)
+        _, err = child.communicate(timeout=120)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode == 130, err
+    after = _rows(out)
+    assert {name: row["status"] for name, row in after.items()} == dict.fromkeys("abc", "graded")
+    assert {name: row["percent"] for name, row in after.items()} == {name: row["percent"] for name, row in before.items()}
+    assert not list(out.glob("gradebook-previous-*.csv"))
 
 
 def test_the_counter_and_colour_show_on_a_terminal_only(graded_class):

@@ -40,7 +40,7 @@ def test_a_stale_case_is_found_by_check_and_rewritten_by_regen(harness_cli, tall
     assert done.returncode == 1
     stale = [line for line in done.stdout.splitlines() if line.startswith("stale: ")]
     assert len(stale) == 1 and str(path) in stale[0]
-    assert f"expected 'Now {total + 1}', got 'Now {total}'" in stale[0]
+    assert stale[0].endswith(f": turn 1 (after typing '2'): line 1 was 'Now {total + 1}', now 'Now {total}'")
     assert done.stdout.strip().splitlines()[-1] == f"{case_count()} cases, 1 stale"
     assert path.read_text(encoding="utf-8") != original  # --check changes nothing
 
@@ -90,3 +90,24 @@ def test_a_strategy_the_reference_cannot_plan_is_one_line_with_its_place(harness
     assert "Traceback" not in done.stderr
     assert done.returncode == 2
     assert done.stderr.startswith(f"harness: {path}:")
+
+
+def test_check_names_the_line_that_changed_and_its_text(harness_cli, tally_project):
+    """A blank line the case has and the reference no longer prints, and a changed message two
+    turns later: --check names the first (its turn, its line, that it is blank), counts the rest."""
+    env = {"HARNESS_ROOT": str(tally_project)}
+    path = tally_project / "cases" / "tally" / "prompt-two-adds.yaml"
+    case = caseload.load_case(path, specs.load("tally", tally_project))
+    typed = [e["in"] for e in case.expected_events if "in" in e]
+    start = case.expected_events[0]["out"].splitlines()[0]
+    last = case.expected_events[-1]["out"].splitlines()[0]
+    text = path.read_text(encoding="utf-8")
+    assert text.count(f"        {start}\n") == 1 and text.count(f"        {last}\n") == 1
+    text = text.replace(f"        {start}\n", f"        {start}\n\n", 1).replace(f"        {last}\n", "        Total?\n", 1)
+    path.write_text(text, encoding="utf-8")
+    done = harness_cli("regen", "tally", "--check", env=env)
+    assert done.returncode == 1
+    (stale,) = [line for line in done.stdout.splitlines() if line.startswith("stale: ")]
+    assert stale == (f"stale: {path}: turn 0: line 2 (a blank line) is gone; "
+                     f"1 later turn changed too"), stale
+    assert len(typed) == 2  # the changed message is in the last of the three turns

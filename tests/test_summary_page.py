@@ -40,7 +40,7 @@ def page(tmp_path_factory):
         (root / "class" / name).mkdir(parents=True)
         (root / "class" / name / "reversi.py").write_text(program, encoding="utf-8")
     (root / "class" / "eve").mkdir()  # handed in nothing
-    done = subprocess.run([sys.executable, "-m", "harness.cli", "grade", "reversi", str(root / "class"), "-k", SELECT,
+    done = subprocess.run([sys.executable, "-m", "harness", "grade", "reversi", str(root / "class"), "-k", SELECT,
                            "-o", str(root / "out")], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 1, done.stdout + done.stderr
     return root / "out" / "index.html", case
@@ -122,3 +122,66 @@ def test_the_page_renders_in_a_browser_without_errors(page, tmp_path):
     keep = os.environ.get("HARNESS_KEEP_SCREENSHOT")
     if keep:
         shutil.copy(shot, keep)
+
+
+def test_the_page_opens_with_every_submission_and_folds_the_failures_of_one_student(page):
+    """The per-student table comes first; a failure seen in several submissions is shown open,
+    one seen in a single submission (dee's) is folded under one line."""
+    text = page[0].read_text(encoding="utf-8")
+    assert text.index('<h2 id="submissions">Every submission</h2>') < text.index("<h2>Scores</h2>")
+    folded = text.split('<details class="alone">')[1].split("</details>")[0]
+    assert "1 more failure, each seen in one submission" in folded
+    assert 'href="dee/report.html"' in folded and 'href="ben/report.html"' not in folded
+    shared = text.split('<details class="alone">')[0].split("Failures, grouped by")[1]
+    assert 'href="ben/report.html"' in shared and 'href="cy/report.html"' in shared
+
+
+def test_a_blank_line_on_the_page_reads_blank_line():
+    from harness.reporting import summary
+    group = summary.FailureGroup("a-case", "item", "turn 2, line 3", "", "Board:", [("ann", "ann/report.html")],
+                                 [summary.DiffLine(3, "", "Board:", True)])
+    shown = summary.render(summary.ClassPage("Game", None, [], [], [], [], [], [group], []))
+    pair = shown.split('<table class="pair">')[1].split("</table>")[0]
+    assert '<td class="meta">expected</td><td><code><span class="absent">(blank line)</span></code>' in pair
+    view = shown.split('<table class="view">')[1].split("</table>")[0]
+    assert '<td class="text"><span class="absent">(blank line)</span></td>' in view
+
+
+PROBE = """<!doctype html><html><body><iframe id="f" style="width:1000px;height:700px" src="{src}"></iframe>
+<script>
+document.getElementById('f').addEventListener('load', () => {{
+  const w = document.getElementById('f').contentWindow;
+  const row = w.document.getElementById('{anchor}');
+  const typed = row.previousElementSibling;
+  const out = document.createElement('pre');
+  out.id = 'probe';
+  out.textContent = JSON.stringify({{scrolled: w.scrollY, top: row.getBoundingClientRect().top,
+    typedTop: typed.getBoundingClientRect().top, typed: typed.className, height: w.innerHeight}});
+  document.body.appendChild(out);
+}});
+</script></body></html>"""
+
+
+@pytest.mark.skipif(_browser() is None, reason="no headless Chromium installed (apt-get install chromium)")
+def test_a_link_to_the_first_divergence_opens_on_it(page, tmp_path):
+    """report.html#CASE-diverge scrolls to the first differing turn with the typed line above
+    it in view. Measured in the page (a probe page frames the report and reads where the row
+    is): Chromium's --screenshot of any URL with a #fragment is blank past the first screen,
+    whatever the page, so a screenshot cannot tell."""
+    import json
+    path, case = page
+    report = path.parent / "ben" / "report.html"
+    anchor = f"{case.name}-diverge"
+    assert f'href="#{anchor}"' in report.read_text(encoding="utf-8")
+    probe = tmp_path / "probe.html"
+    probe.write_text(PROBE.format(src=f"{report.as_uri()}#{anchor}", anchor=anchor), encoding="utf-8")
+    dom = subprocess.run([_browser(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                          f"--user-data-dir={tmp_path / 'profile'}", "--allow-file-access-from-files",
+                          "--virtual-time-budget=10000", "--dump-dom", probe.as_uri()],
+                         capture_output=True, text=True, timeout=120)
+    found = re.search(r'<pre id="probe">(.*?)</pre>', dom.stdout)
+    assert found, dom.stderr[-2000:]
+    where = json.loads(html.unescape(found[1]))
+    assert where["scrolled"] > 0  # the row is below the first screen: the link had to scroll
+    assert 0 <= where["typedTop"] < where["top"] < where["height"] / 2
+    assert where["typed"] == "typed"

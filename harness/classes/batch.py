@@ -134,6 +134,8 @@ def _run(spec, milestone, cases, found, keys, options, look, started) -> int:
             print("\nstopping: ending the programs and builds running now", file=sys.stderr, flush=True)
             pool.interrupt(pending)
             finished = {d.entry.name for d in done}
+            done += _kept_on_disk([e for e in entries if e.name not in finished], keys, out)
+            finished = {d.entry.name for d in done}
             _class_files(spec, milestone, entries, done, [e for e in entries if e.name not in finished], out)
             print(f"interrupted: {len(done)} of {len(entries)} graded; the same command grades the rest",
                   file=sys.stderr)
@@ -143,6 +145,18 @@ def _run(spec, milestone, cases, found, keys, options, look, started) -> int:
             pool.close()
     _class_files(spec, milestone, entries, done, [], out, time.monotonic() - started)
     return 0 if all(d.result.all_passed and d.result.status == Verdict.GRADED for d in done) else 1
+
+
+def _kept_on_disk(entries: list[classroom.Entry], keys: dict[str, str], out: Path) -> list[Done]:
+    """After a stop: the submissions not graded again whose report on disk is still their grade
+    (a --force run stopped before it reached them). Their rows stay; only the rest are not graded."""
+    kept = []
+    for entry in entries:
+        result = resume.reusable(out / entry.name, keys[entry.name])
+        if result is not None:
+            result.name = entry.name
+            kept.append(Done(entry, _slim(result), out / entry.name / "report.html", True))
+    return kept
 
 
 def _write(result: SubmissionResult, folder: Path, key: str) -> dict[str, Path]:
@@ -191,9 +205,11 @@ def _class_files(spec, milestone, entries: list[classroom.Entry], done: list[Don
     done = sorted(done, key=lambda d: order[d.entry.name])
     gradebook = out / "gradebook.csv"
     kept = _keep_previous(gradebook, {d.entry.name for d in done} | {e.name for e in left})
-    exports.gradebook([d.result for d in done], gradebook, [e.name for e in left])
-    page = summary.write(spec, milestone, [summary.Report(d.result, d.report.relative_to(out).as_posix(), d.reused)
-                                           for d in done], [e.name for e in left], out / "index.html")
+    sources = {e.name: exports.Source(e.original, e.lms_id) for e in entries}
+    exports.gradebook([d.result for d in done], gradebook, [e.name for e in left], sources, spec.items(milestone))
+    page = summary.write(spec, milestone, [summary.Report(d.result, d.report.relative_to(out).as_posix(), d.reused,
+                                                          d.entry.original) for d in done],
+                         [e.name for e in left], out / "index.html")
     counts: dict[str, int] = {}
     for item in done:
         counts[item.result.status] = counts.get(item.result.status, 0) + 1

@@ -60,6 +60,8 @@ class Entry:
     notes: list[str] = field(default_factory=list)  # intake lines: how the export was read
     parent: str = ""  # the folder it was found in, to tell apart two children of the same name
     name: str = ""  # unique among the entries of one grading: the report folder's name
+    original: str = ""  # the folder or file name as found (an LMS export's: the student's part of it)
+    lms_id: str = ""  # the LMS's id of the student where the export names one (Canvas user, Moodle participant)
 
 
 @dataclass
@@ -81,7 +83,7 @@ def find(paths: list[Path], spec: Spec, exclude: list[Path] = ()) -> Found:
     skip = {os.path.realpath(path) for path in exclude}
     for path in paths:
         if not os.path.lexists(path):
-            entries.append(Entry(path.name or str(path), str(path), MISSING, path=path))
+            entries.append(Entry(path.name or str(path), str(path), MISSING, path=path, original=path.name or str(path)))
         elif path.is_dir() and not path.is_symlink() and is_class_folder(path, wanted):
             found = children(path, skip)
             entries += found.entries
@@ -101,15 +103,15 @@ def _layouts(entries: list[Entry]) -> str:
 
 def _plain(path: Path, parent: str) -> Entry:
     if path.is_dir():
-        return Entry(path.name, str(path), FOLDER, path=path, parent=parent)
+        return Entry(path.name, str(path), FOLDER, path=path, parent=parent, original=path.name)
     if intake.is_archive(path):
         name = path.name
         for suffix in sorted(intake.ARCHIVE_SUFFIXES, key=len, reverse=True):
             if name.lower().endswith(suffix):
                 name = name[: -len(suffix)]
                 break
-        return Entry(name or path.name, str(path), ARCHIVE, path=path, parent=parent)
-    return Entry(path.stem or path.name, str(path), FILE, path=path, parent=parent)
+        return Entry(name or path.name, str(path), ARCHIVE, path=path, parent=parent, original=path.name)
+    return Entry(path.stem or path.name, str(path), FILE, path=path, parent=parent, original=path.name)
 
 
 def _visible_children(folder: Path) -> list[os.DirEntry]:
@@ -196,7 +198,9 @@ def children(folder: Path, exclude: set[str] = frozenset()) -> Found:
             receipts += 1
             continue
         student = match["student"] if layout == BLACKBOARD else f"{match['student']}_{match['id']}"
-        group = groups.setdefault((layout, student), Entry(student, "", layout, parent=folder.name))
+        group = groups.setdefault((layout, student), Entry(
+            student, "", layout, parent=folder.name, original=match["student"],
+            lms_id=match["student"] if layout == BLACKBOARD else match["id"]))
         if stat.S_ISDIR(kind):
             group.path = path
             group.shown = str(path)

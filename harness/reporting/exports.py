@@ -7,6 +7,7 @@ import csv
 import json
 import math
 import xml.etree.ElementTree as ET
+from dataclasses import dataclass
 from pathlib import Path
 
 from harness import atomic
@@ -123,28 +124,74 @@ def junit(result: SubmissionResult) -> str:
     return ET.tostring(suite, encoding="unicode", xml_declaration=True)
 
 
-GRADEBOOK_COLUMNS = ["submission", "status", "percent", "earned", "possible", "cases_passed", "cases_total"]
+GRADEBOOK_COLUMNS = ["submission", "original", "lms_id", "status", "percent", "earned", "possible", "rubric_points",
+                     "cases_passed", "cases_total"]
 
 
-def gradebook(results: list[SubmissionResult], path: Path, not_graded: list[str] = ()) -> None:
-    """One row per submission: its status, the percentage, then every graded rubric item.
+@dataclass(frozen=True)
+class Column:
+    """A rubric item's column: its id and title in the header, and whether a person grades it
+    (its cells are left for the instructor)."""
+    id: str
+    title: str
+    weight: float
+    graded: bool
+
+    @property
+    def header(self) -> str:
+        by_hand = ", graded by hand" if not self.graded else ""
+        return f"{self.id}: {self.title} ({self.weight:g} points{by_hand})"
+
+
+@dataclass(frozen=True)
+class Source:
+    """What the class folder said of a submission: its name there, and the LMS's id of the student."""
+    original: str = ""
+    lms_id: str = ""
+
+
+def columns(results: list[SubmissionResult], rubric=None) -> list[Column]:
+    """The rubric's columns, graded items first, then those a person grades. `rubric` (the
+    spec's items) when given, else the items of the first result that has any."""
+    if rubric is not None:
+        found = [Column(i.id, i.title, i.points, i.graded) for i in rubric]
+    else:
+        found = next(([Column(i.id, i.title, i.weight, i.graded) for i in result.items]
+                      for result in results if result.items), [])
+    return [c for c in found if c.graded] + [c for c in found if not c.graded]
+
+
+def gradebook(results: list[SubmissionResult], path: Path, not_graded: list[str] = (),
+              sources: dict[str, Source] | None = None, rubric=None) -> None:
+    """One row per submission: its name in the class folder (and the LMS id) to join it to a
+    roster, its status, the percentage of the points the harness grades, the rubric's total,
+    then every graded rubric item and an empty column per item a person grades.
     `not_graded` names submissions a stopped run did not reach: rows with that status and no numbers."""
-    items = next(([item for item in result.items if item.graded] for result in results if result.items), [])
+    cols = columns(results, rubric)
+    graded = [c for c in cols if c.graded]
+    hand = [c for c in cols if not c.graded]
+    total = f"{math.fsum(c.weight for c in cols):g}" if cols else ""
+    sources = sources or {}
+
+    def head(name: str) -> list[str]:
+        source = sources.get(name, Source())
+        return [writable(name), writable(source.original), writable(source.lms_id)]
+
     with atomic.replacing(path, newline="") as f:  # a reader never sees half a gradebook
         writer = csv.writer(f)
-        writer.writerow([*GRADEBOOK_COLUMNS, *[item.id for item in items]])
+        writer.writerow([*GRADEBOOK_COLUMNS, *[c.header for c in cols]])
         for result in results:
             earned = {item.id: item for item in result.items}
             if not result.published:  # must be regraded: no number that leaves a case out
-                writer.writerow([writable(result.name), result.status, "", "", f"{result.possible:g}", result.passed,
-                                 result.total, *[""] * len(items)])
+                writer.writerow([*head(result.name), result.status, "", "", f"{result.possible:g}", total,
+                                 result.passed, result.total, *[""] * len(cols)])
                 continue
-            writer.writerow([writable(result.name), result.status, f"{result.percent:.2f}", f"{result.earned:.2f}",
-                             f"{result.possible:g}", result.passed, result.total,
-                             *[f"{earned[item.id].earned:.2f}" if item.id in earned and earned[item.id].counted
-                               else "" for item in items]])
+            writer.writerow([*head(result.name), result.status, f"{result.percent:.2f}", f"{result.earned:.2f}",
+                             f"{result.possible:g}", total, result.passed, result.total,
+                             *[f"{earned[c.id].earned:.2f}" if c.id in earned and earned[c.id].counted
+                               else "" for c in graded], *[""] * len(hand)])
         for name in not_graded:
-            writer.writerow([writable(name), Verdict.NOT_GRADED, *[""] * (len(GRADEBOOK_COLUMNS) - 2 + len(items))])
+            writer.writerow([*head(name), Verdict.NOT_GRADED, *[""] * (len(GRADEBOOK_COLUMNS) - 4 + len(cols))])
 
 
 def gradebook_names(path: Path) -> set[str]:

@@ -29,6 +29,7 @@ class Report:
     result: SubmissionResult
     link: str
     reused: bool = False
+    original: str = ""  # its name in the class folder, when the report's name is not that
 
 
 @dataclass
@@ -43,6 +44,7 @@ class Row:
     total: int
     reason: str
     reused: bool
+    original: str = ""  # the name in the class folder, shown when the report's name differs
 
 
 @dataclass
@@ -94,6 +96,11 @@ class FailureGroup:
     actual: str | None
     students: list[tuple[str, str]] = field(default_factory=list)  # (name, report link)
     view: list[DiffLine] = field(default_factory=list)  # the first student's turn, around the line
+
+    @property
+    def shared(self) -> bool:
+        """More than one submission failed this way: shown open; the others are folded."""
+        return len(self.students) > 1
 
 
 @dataclass
@@ -237,7 +244,8 @@ def _reason(result: SubmissionResult) -> str:
 def summarise(reports: list[Report], not_graded: list[str], title: str, milestone: str | None) -> ClassPage:
     results = [r.result for r in reports]
     rows = [Row(r.result.name, r.link, r.result.status, r.result.percent, r.result.earned, r.result.possible,
-                r.result.passed, r.result.total, _reason(r.result), r.reused) for r in reports]
+                r.result.passed, r.result.total, _reason(r.result), r.reused,
+                visible(r.original) if r.original and r.original != r.result.name else "") for r in reports]
     problems = [Problem(row.name, row.link, row.status, row.reason) for row in rows if row.status != "graded"]
     return ClassPage(title, milestone, rows, list(not_graded), _histogram(results), _items(results), _cases(results),
                      _groups(reports), problems)
