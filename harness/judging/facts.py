@@ -11,7 +11,7 @@ says `facts:` compares those facts instead of the text:
   reference's is after every input" (a refused move leaves the board as it was and the same
   player is asked again, whatever the words around it).
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 MODES = ("off", "shown", "state")
@@ -21,6 +21,15 @@ MODES = ("off", "shown", "state")
 class StateReader:
     read: Callable[[str], list[tuple[str, str]]]
     carry: tuple[str, ...] = ()
+    _read_before: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def facts(self, text: str) -> list[tuple[str, str]]:
+        """The facts of a turn's text; a text read before (the same turn in the expected and
+        the program's transcript, as in every turn a program gets right) is not read again."""
+        found = self._read_before.get(text)
+        if found is None:
+            found = self._read_before[text] = list(self.read(text))
+        return found
 
 
 def fact_turns(turns: list[str], reader: StateReader, mode: str) -> list[str]:
@@ -29,7 +38,7 @@ def fact_turns(turns: list[str], reader: StateReader, mode: str) -> list[str]:
     out = []
     for text in turns:
         lines, last = [], {}
-        for kind, value in reader.read(text):
+        for kind, value in reader.facts(text):
             if kind in reader.carry:
                 carried[kind] = value
                 if mode == "shown":

@@ -8,7 +8,6 @@ import hashlib
 import json
 import os
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
 from harness.errors import InputError
@@ -17,9 +16,12 @@ from harness.loading.yamlfile import Document
 _BASE = "https://game-harness.invalid/schemas/"
 
 
+SCHEMAS = Path(__file__).with_name("schemas")  # package data: a folder beside this module
+
+
 @cache
 def _schema_text(name: str) -> str:
-    return resources.files("harness.loading.schemas").joinpath(name).read_text("utf-8")
+    return (SCHEMAS / name).read_text("utf-8")
 
 
 def _marker(document: Document, name: str) -> Path | None:
