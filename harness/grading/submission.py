@@ -11,11 +11,9 @@ import os
 import threading
 import time
 import traceback
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from harness.building import build as builder
 from harness.building.javac_server import WarmJavac
@@ -32,6 +30,9 @@ from harness.running.environment import Workdir, child_env, fork_server, referen
 from harness.safe_text import cap
 from harness.starts import drawing
 from harness.starts.reading import MISSING, StartProblem
+
+if TYPE_CHECKING:  # the pool's module is imported when a pool is made: `harness run -k` needs none
+    from concurrent.futures import ProcessPoolExecutor
 
 @dataclass
 class Expected:
@@ -348,7 +349,7 @@ class Grader:
     def __init__(self, jobs: int | None = None, inline: bool = False):
         self.jobs = workers(jobs)
         self.inline = inline  # a grading of one case may run it in this process (nothing else reaps here)
-        self._pool: ProcessPoolExecutor | None = None
+        self._pool: "ProcessPoolExecutor | None" = None
         self._lock = threading.Lock()  # submissions are graded from several builder threads
         self.compiler = WarmJavac()  # one warm javac for every Java build of this grading
 
@@ -365,8 +366,10 @@ class Grader:
             pool.shutdown(wait=True, cancel_futures=True)
         self.compiler.close()
 
-    def _workers(self, broken: ProcessPoolExecutor | None = None) -> ProcessPoolExecutor:
+    def _workers(self, broken: "ProcessPoolExecutor | None" = None) -> "ProcessPoolExecutor":
         """The pool, made once; `broken` (a pool that lost a worker) is replaced by a new one."""
+        from concurrent.futures import ProcessPoolExecutor
+
         with self._lock:
             if self._pool is not None and self._pool is broken:
                 self._pool = None
@@ -383,6 +386,8 @@ class Grader:
             # one case alone (`harness run -k`): starting a pool would cost more than the case
             proctree.adopt_orphans()
             return [run_job(jobs[0])]
+        from concurrent.futures.process import BrokenProcessPool
+
         futures = [None] * len(jobs)
         finished = _Counter(len(jobs), progress)
         # the cases that run many times first, so the pool does not end waiting on one of them
