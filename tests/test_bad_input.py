@@ -77,6 +77,26 @@ def test_unknown_game_and_milestone(harness_cli):
     assert done.returncode == 2 and "reversi:ms1" in done.stderr
 
 
+def test_a_game_id_ignores_letter_case_and_a_near_miss_is_offered_the_nearest(harness_cli):
+    done = harness_cli("run", "revers", ROOT)
+    assert done.returncode == 2 and "unknown game 'revers'; did you mean reversi?" in done.stderr
+    assert "Traceback" not in done.stderr
+    done = harness_cli("run", "Reversi:MS9", ROOT)  # the game found whatever its case; the milestone is not
+    assert done.returncode == 2 and "reversi has no milestone 'MS9'; use one of: reversi:ms1" in done.stderr
+    done = harness_cli("run", "zzzzzz", ROOT)
+    assert done.returncode == 2 and "did you mean" not in done.stderr
+
+
+def test_check_refuses_a_report_folder_inside_the_submission(harness_cli, tmp_path):
+    """Reports written into a student's folder would be handed in with it and graded next time."""
+    submission = tmp_path / "mine"
+    shutil.copytree(ROOT / "tests" / "fixture" / "examples" / "tally" / "correct", submission)
+    done = harness_cli("check", "tally", ".", "-o", "reports", cwd=submission,
+                       env={"HARNESS_ROOT": str(ROOT / "tests" / "fixture")})
+    assert done.returncode == 2 and "inside the submission" in done.stderr and "Traceback" not in done.stderr
+    assert sorted(p.name for p in submission.iterdir()) == ["tally.py"]
+
+
 def test_bad_command_line_is_exit_2(harness_cli):
     assert harness_cli("grade").returncode == 2
     assert harness_cli("frobnicate").returncode == 2

@@ -175,3 +175,38 @@ def test_the_grading_tells_its_progress_case_by_case(tally, grader):
     result = grader.grade(spec, None, cases, SAMPLES / "correct", progress=lambda done, total: told.append((done, total)))
     assert sorted(told) == [(n, len(cases)) for n in range(1, len(cases) + 1)]
     assert result.total >= len(cases)
+
+
+def test_check_keeps_its_report_out_of_the_submission_and_says_what_it_is_not(harness_cli, tmp_path):
+    """Run inside the student's folder with no -o: the report goes to the student's cache, the
+    folder is left as it was; the output says how many hidden cases the grading also runs (the
+    fixture's cases marked hidden) and that this score is not the grade."""
+    from harness.loading import cases as caseload
+    from harness.reporting import selfcheck
+    spec, milestone = specs.parse_game("tally", FIXTURE)
+    everything = caseload.load_all(spec, milestone)
+    hidden = sum(case.visibility == "hidden" for case in everything)
+    assert 0 < hidden < len(everything)
+    submission = tmp_path / "mine"
+    shutil.copytree(SAMPLES / "correct", submission)
+    cache = tmp_path / "cache"
+    done = harness_cli("check", "tally", ".", cwd=submission,
+                       env={"HARNESS_ROOT": str(FIXTURE), "XDG_CACHE_HOME": str(cache)})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert sorted(p.name for p in submission.iterdir()) == ["tally.py"]
+    assert f"{len(everything) - hidden}/{len(everything) - hidden} cases passed" in done.stdout
+    assert f"{hidden} hidden case{'s are' if hidden != 1 else ' is'} not run here" in done.stdout
+    assert selfcheck.NOT_THE_GRADE in done.stdout
+    report = cache / "game-harness" / "check" / "check-tally" / "report.html"
+    assert f"full report: {report}" in done.stdout and selfcheck.NOT_THE_GRADE in report.read_text(encoding="utf-8")
+
+
+def test_check_in_a_copy_without_hidden_cases_says_the_grading_may_have_more(harness_cli, tally_project, tmp_path):
+    for path in (tally_project / "cases" / "tally").glob("*.yaml"):
+        if "visibility: hidden" in path.read_text(encoding="utf-8"):
+            path.unlink()
+    done = harness_cli("check", "tally", SAMPLES / "correct", "-o", tmp_path / "reports",
+                       env={"HARNESS_ROOT": str(tally_project)})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "no hidden cases; the grading may run cases that are not here" in done.stdout
+    assert (tmp_path / "reports" / "check-tally" / "report.html").is_file()

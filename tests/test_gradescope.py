@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import xml.etree.ElementTree as ET
 import zipfile
 from pathlib import Path
@@ -82,8 +83,9 @@ def test_a_submission_that_does_not_compile(harness_cli, tmp_path, selected):
     assert "Reversi.java:3: error: ';' expected" in results["output"]
     assert 'System.out.println("x")\n' in results["output"]
     assert "/tmp/" not in results["output"]  # never the grader's temporary build folder
-    for test in tests.values():
-        assert "not run: the build failed" in test["output"] and "';' expected" in test["output"]
+    for test in tests.values():  # the compiler's error is told once, at the top
+        assert "Not run: the build failed (see the top of this page)." in test["output"]
+        assert "';' expected" not in test["output"]
     suite = ET.fromstring(exports.junit(full))
     out = suite.find("system-out").text
     assert "Reversi.java:3: error: ';' expected" in out and 'System.out.println("x")' in out
@@ -97,6 +99,9 @@ def test_a_correct_submission_earns_every_point(harness_cli, tmp_path, selected)
     tests = check_format(results, values(spec, found))
     assert all(t["status"] == "passed" and t["score"] == t["max_score"] for t in tests.values())
     assert results["score"] == pytest.approx(sum(values(spec, found).values()), abs=1e-3)
+    # the run commands the instructor's full result shows name the build folder <build>, no temporary path
+    written = (tmp_path / "autograder" / "results" / "result.json").read_text(encoding="utf-8")
+    assert f"{tempfile.gettempdir()}/harness-" not in written and "<build>/out" in written
     hidden = {c.name for c in found if c.visibility == "hidden"}
     assert {n: t["visibility"] for n, t in tests.items()} == {
         c.name: "after_published" if c.name in hidden else "visible" for c in found}

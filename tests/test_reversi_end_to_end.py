@@ -84,7 +84,8 @@ def test_grading_a_class_writes_gradescope_junit_and_a_gradebook(harness_cli, tm
     rows = list(csv.DictReader((tmp_path / "gradebook.csv").open()))
     assert [(r["submission"], r["percent"]) for r in rows] == [("correct-java", "100.00"),
                                                               ("bug-tie", f"{result['percent']:.2f}")]
-    assert float(rows[1]["ms2-result"]) < 10 and float(rows[1]["ms2-end"]) == 20
+    column = {key.split(":")[0]: key for key in rows[1]}  # a rubric item's column: "ID: Title (N points)"
+    assert float(rows[1][column["ms2-result"]]) < 10 and float(rows[1][column["ms2-end"]]) == 20
 
 
 def test_a_failing_case_report_shows_the_divergent_turn(harness_cli, tmp_path):

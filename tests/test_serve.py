@@ -188,8 +188,8 @@ def test_hidden_cases_never_appear_in_a_student_response(server, graded):
     status, body = server.call("/instructor", basic=INSTRUCTOR)
     assert status == 200 and "student1" in body.decode()
     status, body = server.call("/instructor/gradebook.csv", INSTRUCTOR)
-    assert status == 200 and body.decode().startswith("submission,status,percent")
-    assert "student0,graded,100.00" in body.decode()
+    assert status == 200 and body.decode().startswith("submission,original,lms_id,status,percent")
+    assert "student0,,,graded,100.00" in body.decode()
 
 
 def test_tokens_are_checked_and_a_student_reads_only_their_own(server, graded):
