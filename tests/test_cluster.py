@@ -80,9 +80,10 @@ def test_a_class_on_two_workers_gets_the_grades_it_gets_here(cluster, room, tmp_
     assert rows["ghost"]["status"] == "missing-files"
     spec, _ = specs.parse_game("tally", FIXTURE)
     weights = {item.id: item.points for item in spec.rubric if item.graded}
+    column = {item.id: f"{item.id}: {item.title} ({item.points:g} points)" for item in spec.rubric if item.graded}
     for sample in (*FOLDERS, ZIPPED):
         assert rows[sample]["status"] == "graded"
-        lost = {item for item, weight in weights.items() if float(rows[sample][item]) < weight}
+        lost = {item for item, weight in weights.items() if float(rows[sample][column[item]]) < weight}
         assert lost == RULES[sample][1], sample
 
     seen = set()
