@@ -301,10 +301,13 @@ def cmd_new(args) -> int:
     from harness.suite import scaffold
     plan = scaffold.Plan(args.game, list(args.solution), args.handout, args.language, args.main, list(args.inputs),
                          list(args.program_args), args.random_start)
-    written = scaffold.create(plan, paths.project_root())
-    for path in written:
+    made = scaffold.create(plan, paths.project_root())
+    for path in made.written:
         print(f"wrote {path}")
-    print(f"next: edit the TODOs in {written[0]}, add cases (`harness record {args.game} -o ...`), then "
+    print(f"the recorded case ({made.written[2].name}) ended: {made.ended}"
+          + ("" if made.ended == "exit status 0" else "; give --inputs that finish a game, or record one with "
+             f"`harness record {args.game} -o cases/{args.game}/NAME.yaml`"))
+    print(f"next: edit the TODOs in {made.written[0]}, add cases (`harness record {args.game} -o ...`), then "
           f"`harness samples {args.game}` (docs/adding-a-game.md)")
     return 0
 

@@ -66,8 +66,8 @@ def _build(spec: Spec, recipe: Language, folder: Path) -> BuiltReference:
         exts = builder.RECIPES[recipe.name]["exts"]
         staged.required = recipe.compile or [name for name in recipe.files if name.endswith(exts)]
         key = build_cache.key(recipe.name, steps, staged.sources, staging, out)
-        if key in _built:
-            return _built[key]
+        if key in _built:  # built in this process already (maybe from an identical copy elsewhere)
+            return dataclasses.replace(_built[key], sources=str(folder))
         values = {"src": str(staging), "out": str(out), "python": builder.SUBMISSION_PYTHON,
                   "main": recipe.main or "", "jvm": []}
         log = builder.Build("reference", recipe.name, False)

@@ -144,7 +144,13 @@ def readme_text(plan: Plan, language: str, main: str | None) -> str:
             + (f"\nThe handout: {plan.handout.name}.\n" if plan.handout else ""))
 
 
-def create(plan: Plan, root: Path) -> list[Path]:
+@dataclass
+class Made:
+    written: list[Path]
+    ended: str  # how the recorded game ended ("exit status 0" when the inputs finished it)
+
+
+def create(plan: Plan, root: Path) -> Made:
     """Write the game; on any failure what was written is removed, so the name stays free."""
     from harness.building import reference
     from harness.loading import spec as specs
@@ -179,5 +185,5 @@ def create(plan: Plan, root: Path) -> list[Path]:
         for folder in (spec_folder, cases, examples):
             shutil.rmtree(folder, ignore_errors=True)
         raise
-    return [spec_folder / "spec.yaml", spec_folder / "README.md", cases / f"{CASE}.yaml", examples / "correct",
-            examples / "expected.yaml"]
+    return Made([spec_folder / "spec.yaml", spec_folder / "README.md", cases / f"{CASE}.yaml", examples / "correct",
+                 examples / "expected.yaml"], case["_ended"])
