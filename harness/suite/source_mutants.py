@@ -128,10 +128,6 @@ def _matching(code: list[Token], index: int, opening: str, closing: str) -> int 
     return None
 
 
-_TYPE_WORDS = frozenset({"extends", "super", "const", "typename", "class", "unsigned", "signed", "long", "short",
-                         "int", "char", "bool", "double", "float", "void", "auto", "boolean", "byte", "struct"})
-
-
 def _angles(code: list[Token]) -> set[int]:
     """The indexes of `<`, `>` and `>>` tokens that bracket type arguments (generics, templates):
     a `<` after a name whose tokens up to a matching close are only type-like words."""
@@ -179,7 +175,8 @@ def _functions(code: list[Token]) -> list[tuple[int, int, str]]:
             at -= 1
         if at >= 0 and code[at].kind == "name":  # throws A, B
             back = at
-            while back >= 0 and (code[back].kind == "name" and code[back].text != "throws" or code[back].text in (",", ".")):
+            while back >= 0 and (code[back].kind == "name" and code[back].text != "throws"
+                                 or code[back].text in (",", ".")):
                 back -= 1
             if back >= 0 and code[back].text == "throws":
                 at = back - 1
@@ -241,7 +238,7 @@ def _marked(source: str, code: list[Token]) -> set[int]:
 class _Change:
     start: int  # character offsets replaced
     end: int
-    text: str
+    text: str | None  # None: the condition negated around start..end
     line: int
     column: int
     end_line: int
