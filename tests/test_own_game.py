@@ -8,6 +8,7 @@ reference is compiled once, and one that does not compile stops every command at
 import csv
 import json
 import os
+import shutil
 import stat
 from pathlib import Path
 
@@ -145,3 +146,28 @@ def test_a_starts_values_are_read_without_python(values, start, shown):
     law = random_starts.parse(declared).law
     assert law.probabilities == {str(v): pytest.approx(1 / 7) for v in range(1, 8)}
     assert distribution.sample(law, [start]) == shown
+
+
+@pytest.mark.slow  # a Dask cluster, javac, and a JVM per run
+def test_a_cluster_worker_builds_the_reference_from_its_own_copy(own_game_project, harness_cli, tmp_path):
+    """The worker gets the spec folder, not the caller's build: it builds the reference there
+    (or finds it in its cache) and grades as this machine does."""
+    pytest.importorskip("distributed")
+    from tests.helpers import dask_cluster
+    root = own_game_project
+    room = tmp_path / "class"
+    room.mkdir()
+    for sample in ("bug-wording", "bug-fixed-start"):  # neither is the reference's copy, so its build is the worker's own
+        shutil.copytree(root / "examples" / OWN_GAME / sample, room / sample)
+    spec = specs.load(OWN_GAME, root)
+    graded = {item.id: item.points for item in spec.rubric if item.graded}
+    with dask_cluster(tmp_path, {"one": {"XDG_CACHE_HOME": str(tmp_path / "worker-cache")}}) as (address, _):
+        done = _cli(harness_cli, root, "grade", OWN_GAME, room, "-o", tmp_path / "there", "--no-sandbox", "-q",
+                    "--cluster", address)
+    assert done.returncode == 1, done.stdout + done.stderr  # the bug fails its case
+    with open(tmp_path / "there" / "gradebook.csv", encoding="utf-8") as handle:
+        rows = {row["submission"]: row for row in csv.DictReader(handle)}
+    lost = {name: {item for item, points in graded.items() if float(rows[name][item]) < points} for name in rows}
+    assert lost == {"bug-wording": {"play"}, "bug-fixed-start": {"setup"}}
+    built = list((tmp_path / "worker-cache" / "game-harness" / "builds").glob("*/out/Climb.class"))
+    assert len(built) == 2  # the Java bug's build and the reference's, made on the worker
