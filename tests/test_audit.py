@@ -713,3 +713,35 @@ def test_a_java_reference_is_audited_with_its_recipe(tmp_path, monkeypatch):
     again = caseload.load_all(spec)
     after = audit.audit(spec, [None], again, audit.AuditOptions(only=(accepts_zero.id,), search=0))
     assert after.results[0].killed_by == ["illegal-zero"] == _killers(again, checks[accepts_zero])
+
+
+@pytest.mark.slow
+def test_a_cpp_reference_is_audited_with_g_plus_plus(tmp_path, monkeypatch):
+    """The same game with a C++ reference (tests/java_audit/countdown.cpp, the spec's recipe
+    switched to it): its mutants are built with g++; deleting the `left -= take` update is
+    killed by every case that takes, and a mutant g++ refuses is not viable."""
+    root = tmp_path / "root"
+    shutil.copytree(JAVA_ROOT, root)
+    game = root / "specs" / "countdown"
+    (game / "Countdown.java").unlink()
+    shutil.copy(JAVA_ROOT / "countdown.cpp", game / "countdown.cpp")
+    text = (game / "spec.yaml").read_text(encoding="utf-8")
+    text = text.replace("language: java\n  files: [Countdown.java]\n  main: Countdown\n",
+                        "language: cpp\n  files: [countdown.cpp]\n")
+    text = text.replace("java: {files: [Countdown.java], main: Countdown}", "cpp: {files: [countdown.cpp]}")
+    (game / "spec.yaml").write_text(text, encoding="utf-8")
+    monkeypatch.setenv("HARNESS_ROOT", str(root))
+    spec, _ = specs.parse_game("countdown")
+    assert spec.reference.name == "cpp"
+    found = caseload.load_all(spec)
+    made = audit.made_from(audit.sources_of(spec))
+    update = next(m for m in made if m.operator == "stmt-del" and "`left -= take;`" in m.description)
+    concatenation = next(m for m in made if m.operator == "arith" and "label - to_string(left)" in m.source)
+    report = audit.audit(spec, [None], found, audit.AuditOptions(only=(update.id, concatenation.id), every_case=True,
+                                                                 search=0))
+    by = {r.mutant.id: r for r in report.results}
+    # the pile never shrinks: every case that takes a legal number prints another `Left:`
+    assert sorted(by[update.id].killed_by) == sorted(c.name for c in found if any(x in ("1", "2") for x in c.inputs))
+    # a string minus a string: g++ refuses it
+    assert by[concatenation.id].status == audit.NOT_VIABLE and "does not compile" in by[concatenation.id].reason
+    assert report.viable == 1 and report.score == 1.0
