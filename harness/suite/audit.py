@@ -520,7 +520,7 @@ def audit(spec: Spec, milestones: list[str | None], cases: list[Case], options: 
           progress: Progress | None = None) -> Audit:
     """Make the mutants, trace the cases' reach, run the (sampled) mutants, score every item."""
     started = time.monotonic()
-    compiled = spec.built_reference
+    compiled = spec.built_reference and spec.reference.name != "python"  # a Python recipe runs a script: as above
     if compiled:  # a recipe: built once now (an InputError if the reference itself does not compile)
         spec = built_reference.prepared(spec)
         sources = sources_of(spec)
