@@ -19,11 +19,9 @@ from harness.building import reference
 from harness.loading import cases as caseload
 from harness.grading import submission as grading
 from harness.classes import progress
-from harness.running import runner
 from harness.running import sandbox
 from harness.loading import spec as specs
-from harness.loading import yamlfile
-from harness.running.environment import Workdir, reference_env
+from harness.running.environment import reference_env
 from harness.errors import InputError
 from harness.running.inputs import TerminalInputs
 from harness.reporting import terminal

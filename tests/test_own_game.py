@@ -17,7 +17,7 @@ import pytest
 from harness.loading import random_start as random_starts
 from harness.loading import spec as specs
 from harness.starts import law as distribution
-from tests.helpers import OWN_ARGS, OWN_GAME, OWN_INPUTS, new_own_game
+from tests.helpers import OWN_ARGS, OWN_GAME, new_own_game
 
 
 
