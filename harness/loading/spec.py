@@ -88,13 +88,16 @@ class Spec:
         return {**self.__dict__, "document": None}
 
     def reference_command(self, milestone: str | None, target: str, extra: list[str]) -> list[str]:
+        args = [str(a) for a in self.milestones[milestone].get("reference_args", [])] if milestone else []
+        args += self.targets[target].reference_args + [str(a) for a in extra]
         command = self._reference_words()
-        if milestone:
-            command += [str(a) for a in self.milestones[milestone].get("reference_args", [])]
-        return command + self.targets[target].reference_args + [str(a) for a in extra]
+        if "{args}" in command:  # a built reference's run template places them
+            at = command.index("{args}")
+            return command[:at] + args + command[at + 1:]
+        return command + args
 
     def _reference_words(self) -> list[str]:
-        """The command that runs the reference, before its arguments."""
+        """The command that runs the reference (a built one marks where its arguments go with "{args}")."""
         if isinstance(self.reference, str):
             return [sys.executable if part == "{python}" else part.replace("{spec}", str(self.folder))
                     for part in shlex.split(self.reference)]
@@ -102,7 +105,7 @@ class Spec:
         if built is None:  # a caller that did not prepare the spec: built (or found in the cache) now
             from harness.building import reference
             built = reference.prepared(self).built
-        return [word for word in built.words if word != "{args}"]
+        return list(built.words)
 
     @property
     def built_reference(self) -> bool:
