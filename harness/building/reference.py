@@ -62,7 +62,9 @@ def _build(spec: Spec, recipe: Language, folder: Path) -> BuiltReference:
                 text = (folder / name).read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError) as problem:
                 raise _refused(spec, f"cannot read the reference's source {name} in {folder} ({problem})")
-            builder._put(staged, name, text)
+            (staging / name).parent.mkdir(parents=True, exist_ok=True)
+            (staging / name).write_text(text, encoding="utf-8", newline="")
+            staged.student[name] = text  # where java_main finds the main class's package
         exts = builder.RECIPES[recipe.name]["exts"]
         staged.required = recipe.compile or [name for name in recipe.files if name.endswith(exts)]
         key = build_cache.key(recipe.name, steps, staged.sources, staging, out)
