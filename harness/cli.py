@@ -15,14 +15,13 @@ from pathlib import Path
 from harness import arguments
 from harness.loading import config
 from harness.building import build as builder
+from harness.building import reference
 from harness.loading import cases as caseload
 from harness.grading import submission as grading
 from harness.classes import progress
-from harness.running import runner
 from harness.running import sandbox
 from harness.loading import spec as specs
-from harness.loading import yamlfile
-from harness.running.environment import Workdir, reference_env
+from harness.running.environment import reference_env
 from harness.errors import InputError
 from harness.running.inputs import TerminalInputs
 from harness.reporting import selfcheck, terminal
@@ -50,6 +49,22 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=arguments.seed)
     p.add_argument("--target", help="target to record for (default: the first)")
     p.add_argument("args", nargs="*", help="the game's own command-line arguments")
+
+    p = sub.add_parser("new", help="make a game from your solution (the reference) and handout, ready to grade",
+                       epilog=EPILOG)
+    p.add_argument("game", help="the new game's id (lower-case letters, digits, dashes)")
+    p.add_argument("--solution", nargs="+", required=True, type=arguments.path, metavar="FILE",
+                   help="your solution's source files (Java, C++ or Python): the reference and the correct sample")
+    p.add_argument("--handout", type=arguments.path, metavar="FILE", help="the handout, copied beside the spec")
+    p.add_argument("--language", choices=["java", "cpp", "python"], help="default: from the files' extensions")
+    p.add_argument("--main", help="the main class (Java) or file (Python); default: found in the files")
+    p.add_argument("--inputs", nargs="*", default=[], metavar="LINE",
+                   help="the lines typed to your solution for the first recorded case")
+    p.add_argument("--args", dest="program_args", nargs="*", default=[], metavar="ARG",
+                   help="the program's arguments for that case")
+    p.add_argument("--random-start", metavar="PATTERN",
+                   help="the program draws its start: an RE2 pattern whose group 1 is the start it prints "
+                        "(e.g. '^Start: (.+)'); the spec gets a random_start block and a setup item")
 
     p = sub.add_parser("run", help="run cases against a program and show the results", epilog=EPILOG)
     p.add_argument("game")
@@ -197,9 +212,40 @@ def _budgeted(spec, args):
     return dataclasses.replace(spec, submission_seconds=args.budget) if args.budget else spec
 
 
+def _game(name: str):
+    """`GAME` or `GAME:MILESTONE` -> (spec, milestone), the spec's reference built if it is a recipe:
+    every command that runs the reference loads its spec here, so the reference is built once."""
+    spec, milestone = specs.parse_game(name)
+    return reference.prepared(spec), milestone
+
+
+def _spec(game: str):
+    """A game's spec (no milestone), prepared as `_game` prepares it."""
+    return reference.prepared(specs.load(game))
+
+
+def _record_args(parser, args, extra: list[str]) -> list[str]:
+    """`record GAME -o F 4 Alice Bob`: the program's arguments may follow the options (argparse
+    takes positionals in one run, so they come back unrecognized), also after `--`, where they
+    may start with a dash. Any other unrecognized word is a misuse."""
+    if args.command != "record":
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    words = list(args.args)
+    for index, word in enumerate(extra):
+        if word == "--":
+            return words + extra[index + 1:]
+        if word.startswith("-") and word != "-":
+            parser.error(f"unrecognized arguments: {word} (put the program's own options after --)")
+        words.append(word)
+    return words
+
+
 def main(argv=None) -> int:
     try:
-        args = _parser().parse_args(argv)
+        parser = _parser()
+        args, extra = parser.parse_known_args(argv)
+        if extra:
+            args.args = _record_args(parser, args, extra)
     except SystemExit as done:  # --help, or a misuse already said on one line
         return done.code if isinstance(done.code, int) else 2
     try:
@@ -216,7 +262,7 @@ def main(argv=None) -> int:
 # --- commands --------------------------------------------------------------------
 
 def cmd_play(args) -> int:
-    spec, milestone = specs.parse_game(args.game)
+    spec, milestone = _game(args.game)
     command = spec.reference_command(milestone, next(iter(spec.targets)), [a for a in args.args if a != "--"])
     env = dict(os.environ, PYTHONPATH=reference_env(os.getcwd())["PYTHONPATH"])
     # The game starts with Ctrl-C ignored (Python keeps an inherited SIG_IGN), so only the
@@ -235,7 +281,7 @@ def cmd_play(args) -> int:
 
 
 def cmd_record(args) -> int:
-    spec, milestone = specs.parse_game(args.game)
+    spec, milestone = _game(args.game)
     target = args.target or next(iter(spec.targets))
     if target not in spec.targets:
         raise InputError(f"--target {target!r} is not in the spec; use one of: {', '.join(spec.targets)}")
@@ -247,33 +293,12 @@ def cmd_record(args) -> int:
         raise InputError(f"{args.output} exists; pass --force to overwrite it, or give another name")
     if args.seed is not None and not spec.seed_option:
         raise InputError(f"--seed: {args.game} has no seed_option in its spec, so its reference takes no seed")
-    command = spec.reference_command(milestone, target, list(args.args) + spec.seed_args(args.seed))
+    from harness.suite import recording
     print(f"Recording {spec.title}: play; end the game or press Ctrl-D to stop.", file=sys.stderr)
-    with Workdir() as home:
-        run = runner.run(command, env=reference_env(home), cwd=home, inputs=TerminalInputs(),
-                         limits=runner.Limits(turn_seconds=3600, run_seconds=24 * 3600),
-                         echo=lambda data: (sys.stdout.buffer.write(data), sys.stdout.flush()))
-    case = {"description": args.description}
-    if milestone:
-        case["milestone"] = milestone
-    if target != next(iter(spec.targets)):
-        case["target"] = target
-    case.update({"rubric": rubric, "points": args.points, "visibility": "public"})
-    if args.args:
-        case["args"] = list(args.args)
-    if args.seed is not None:
-        case["seed"] = args.seed
-    case["inputs"] = [e["in"] for e in run.events if "in" in e]
-    case["expect"] = {"exit": run.end.value, "transcript": run.events}
-    try:
-        args.output.parent.mkdir(parents=True, exist_ok=True)
-        with open(args.output, "w" if args.force else "x", encoding="utf-8") as handle:
-            handle.write(yamlfile.dump(case))
-    except FileExistsError:
-        raise InputError(f"{args.output} appeared while you played; pass --force to overwrite it")
-    except OSError as problem:
-        raise InputError(f"cannot write {args.output} ({problem.strerror or problem}); choose another place")
-    print(f"\nwrote {args.output} ({len(case['inputs'])} inputs, ended: {run.end.label()})", file=sys.stderr)
+    case = recording.record(spec, milestone, target, rubric, list(args.args), args.seed, TerminalInputs(),
+                            description=args.description, points=args.points, echo=recording.echo_terminal)
+    recording.write(case, args.output, args.force)
+    print(f"\nwrote {args.output} ({len(case['inputs'])} inputs, ended: {case['_ended']})", file=sys.stderr)
     return 0
 
 
@@ -292,9 +317,25 @@ def _grade_one(spec, milestone, found, submission: Path, builds=None):
     return grading.grade(spec, milestone, found, submission, builds)
 
 
+def cmd_new(args) -> int:
+    from harness.loading import paths
+    from harness.suite import scaffold
+    plan = scaffold.Plan(args.game, list(args.solution), args.handout, args.language, args.main, list(args.inputs),
+                         list(args.program_args), args.random_start)
+    made = scaffold.create(plan, paths.project_root())
+    for path in made.written:
+        print(f"wrote {path}")
+    print(f"the recorded case ({made.written[2].name}) ended: {made.ended}"
+          + ("" if made.ended == "exit status 0" else "; give --inputs that finish a game, or record one with "
+             f"`harness record {args.game} -o cases/{args.game}/NAME.yaml`"))
+    print(f"next: edit the TODOs in {made.written[0]}, add cases (`harness record {args.game} -o ...`), then "
+          f"`harness samples {args.game}` (docs/adding-a-game.md)")
+    return 0
+
+
 def cmd_grade(args) -> int:
     from harness.classes import batch  # the class machinery (reports, class page) loads only where it is used
-    spec, milestone = specs.parse_game(args.game)
+    spec, milestone = _game(args.game)
     spec = _budgeted(spec, args)
     batch.require_some(args.submissions)
     found = _load_cases(spec, milestone, args.select)
@@ -319,7 +360,7 @@ def cmd_check(args) -> int:
         from harness.serve import client
         folder = selfcheck.report_folder(args.output, args.submission, args.game.split(":")[0])
         return client.check(args.game, args.submission, args.server, args.token, folder.parent)
-    spec, milestone = specs.parse_game(args.game)
+    spec, milestone = _game(args.game)
     spec = _budgeted(spec, args)
     folder = selfcheck.report_folder(args.output, args.submission, spec.game)
     found = _load_cases(spec, milestone, public_only=True)
@@ -359,7 +400,7 @@ def cmd_serve(args) -> int:
 
 
 def cmd_run(args) -> int:
-    spec, milestone = specs.parse_game(args.game)
+    spec, milestone = _game(args.game)
     spec = _budgeted(spec, args)
     found = _load_cases(spec, milestone, args.select)
     program = args.program
@@ -386,10 +427,10 @@ def cmd_regen(args) -> int:
             path = Path(item)
             if not path.is_file():
                 raise InputError(f"no such case file: {path}")
-            spec = specs.load(path.resolve().parent.name)
+            spec = _spec(path.resolve().parent.name)
             selected.append((spec, caseload.load_case(path, spec)))
         else:
-            spec, _ = specs.parse_game(item)
+            spec, _ = _game(item)
             milestone = item.partition(":")[2] or None
             selected += [(spec, case) for case in caseload.load_all(spec, milestone)]
     stale = 0
@@ -416,7 +457,7 @@ def _audit_search(text: str) -> int:
 
 def cmd_audit(args) -> int:
     from harness.suite import audit
-    spec, milestone = specs.parse_game(args.game)
+    spec, milestone = _game(args.game)
     milestones = audit.milestones_of(spec, args.game, milestone)
     found = _load_cases(spec, milestones[0] if len(milestones) == 1 else None, args.select)
     search = audit.SEARCH if args.search is None else args.search
@@ -439,7 +480,7 @@ def cmd_samples(args) -> int:
     from harness.suite import samples
     chosen = []
     for game in dict.fromkeys(args.games):
-        spec = _budgeted(specs.load(game), args)
+        spec = _budgeted(_spec(game), args)
         expectations = samples.load(spec)
         for name in [] if args.only else samples.unlisted(spec, expectations):
             print(f"note: {samples.folder(spec) / name} has no entry in expected.yaml, so it is not checked", file=sys.stderr)
@@ -488,7 +529,7 @@ def cmd_gradescope(args) -> int:
         raise
 
 
-COMMANDS = {"play": cmd_play, "record": cmd_record, "run": cmd_run, "grade": cmd_grade, "check": cmd_check,
+COMMANDS = {"new": cmd_new, "play": cmd_play, "record": cmd_record, "run": cmd_run, "grade": cmd_grade, "check": cmd_check,
             "regen": cmd_regen, "gradescope": cmd_gradescope, "audit": cmd_audit, "samples": cmd_samples, "serve": cmd_serve}
 
 

@@ -23,7 +23,7 @@ atexit.register(shutil.rmtree, _HOME, True)
 from harness.loading import cases as caseload  # noqa: E402 (after the cache and home are set)
 from harness.grading import submission as grading  # noqa: E402
 from harness.loading import spec as specs  # noqa: E402
-from tests.helpers import FIXTURE, ROOT, copy_project  # noqa: E402
+from tests.helpers import FIXTURE, ROOT, copy_project, own_game  # noqa: E402
 
 # The fast subset (`pytest -m "not slow" -n auto`, for the edit loop) is the harness tested on the
 # fixture game and on its own, in under a minute: every module that takes longer (the course
@@ -66,3 +66,10 @@ def grader():
 def tally_project(tmp_path):
     """A copy of the fixture project (its specs, cases and samples) for a test to edit."""
     return copy_project(FIXTURE, tmp_path / "project")
+
+
+@pytest.fixture
+def own_game_project(tmp_path):
+    """A project root holding only the instructor's game of tests/own_game/ (a Java reference,
+    no Python written), made with `harness new` and finished in YAML: see helpers.own_game."""
+    return own_game(tmp_path / "own-project")

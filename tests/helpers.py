@@ -223,3 +223,71 @@ def dask_cluster(logs: Path, workers: dict[str, dict]):
     finally:
         for process in reversed(started):
             stop_group(process)
+
+
+# --- an instructor's own game: a Java reference, no Python written ----------------------------
+
+OWN_GAME = "climb"
+OWN_SOLUTION = ROOT / "tests" / "own_game" / "Climb.java"
+# The first case: from the reference's start (seed 1), steps of 2 with one refused line, to goal 12.
+OWN_INPUTS = ["2", "2", "x", "2", "2", "2"]
+OWN_ARGS = ["12"]
+
+
+def new_own_game(root: Path, *extra: str) -> subprocess.CompletedProcess:
+    """`harness new climb` from the Java solution (tests/own_game/Climb.java) in the project `root`."""
+    (root / "specs").mkdir(parents=True, exist_ok=True)
+    return subprocess.run(
+        [sys.executable, "-m", "harness.cli", "new", OWN_GAME, "--solution", str(OWN_SOLUTION),
+         "--inputs", *OWN_INPUTS, "--args", *OWN_ARGS, "--random-start", r"^Start: (\d+)", *extra],
+        cwd=root, env={**os.environ, "HARNESS_ROOT": str(root)}, capture_output=True, text=True, timeout=600)
+
+
+def own_game(root: Path) -> Path:
+    """The instructor's game as `harness new` makes it, then finished as docs/adding-a-game.md says,
+    in YAML only: the law of the start declared, Python submissions accepted beside Java, and two
+    seeded bugs with what they must lose (one Java, one Python)."""
+    made = new_own_game(root)
+    assert made.returncode == 0, made.stderr
+    spec = root / "specs" / OWN_GAME / "spec.yaml"
+    text = spec.read_text(encoding="utf-8")
+    text = re.sub(r"  # distribution: .*", "  distribution: {values: {pattern: '(\\\\d+)'}, uniform: [1, 5], "
+                                            "least: 30, case: first-game}", text)
+    text = text.replace("      java: {files: [Climb.java], main: Climb}",
+                        "      java: {files: [Climb.java], main: Climb}\n"
+                        "      python: {files: [climb.py], main: climb.py}")
+    spec.write_text(text, encoding="utf-8")
+    examples = root / "examples" / OWN_GAME
+    java = OWN_SOLUTION.read_text(encoding="utf-8")
+    (examples / "bug-wording").mkdir()
+    (examples / "bug-wording" / "Climb.java").write_text(java.replace('"Illegal!"', '"Illegal move!"'), encoding="utf-8")
+    (examples / "bug-fixed-start").mkdir()
+    (examples / "bug-fixed-start" / "climb.py").write_text(
+        "# Climb with the start the reference draws with seed 1, every time (the die is never rolled).\n"
+        "import sys\n"
+        f"start = {_seeded_start(root)}\n"
+        "goal = int(sys.argv[1]) if len(sys.argv) > 1 else 10\n"
+        "print(f'Start: {start}')\n"
+        "at, steps = start, 0\n"
+        "while at < goal:\n"
+        "    print('Step? ', end='', flush=True)\n"
+        "    line = sys.stdin.readline()\n"
+        "    if not line:\n"
+        "        sys.exit(1)\n"
+        "    line = line.strip()\n"
+        "    if line not in ('1', '2'):\n"
+        "        print('Illegal!')\n"
+        "        continue\n"
+        "    at, steps = at + int(line), steps + 1\n"
+        "    print(f'At {at}')\n"
+        "print(f'Done in {steps} steps')\n", encoding="utf-8")
+    (examples / "expected.yaml").write_text(
+        "samples:\n  correct: {}\n  bug-wording: {loses: [play]}\n  bug-fixed-start: {loses: [setup]}\n",
+        encoding="utf-8")
+    return root
+
+
+def _seeded_start(root: Path) -> str:
+    """The start the first case recorded (the reference's draw with the spec's seed)."""
+    case = (root / "cases" / OWN_GAME / "first-game.yaml").read_text(encoding="utf-8")
+    return re.search(r"Start: (\d+)", case).group(1)

@@ -480,3 +480,268 @@ def test_an_error_exit_on_undefined_input_is_a_liberty_not_a_gap():
     assert not auditing._only_an_error_status("Enter: ", "Enter: ", "exit 0", "exit 1")  # a game that ended
     assert not auditing._only_an_error_status("Enter: ", "Enter:", "exit 1", "exit 2")  # printed otherwise
     assert not auditing._only_an_error_status("Enter: ", "Enter: ", "exit 1", "exit 1")
+
+
+# --- a compiled reference: mutants of its source text (no process) -------------------------
+
+JAVA = '''import java.util.*;
+
+/* "a < b" in a comment: x + 1 */
+public class Game {
+    static final int GOAL = 10;
+    private final List<Map<String, Integer>> seen = new ArrayList<>();
+
+    static boolean legal(int k, int total) throws IllegalStateException {
+        return k >= 1 && k <= 3 && total + k != GOAL;
+    }
+
+    public static void main(String[] args) { // audit: reference-only
+        int seed = args.length > 0 ? Integer.parseInt(args[0]) : 0;
+        play(new Scanner(System.in));
+    }
+
+    static void play(Scanner in) {
+        int total = 2, turns = -1;
+        String prompt = "Add? (1 < k <= 3) // not a comment";
+        char less = '<';
+        System.out.println("Start: " + total);
+        while (total < GOAL) {
+            int k = in.nextInt();
+            if (!legal(k, total)) continue;
+            total += k * 2 % 5;
+            turns++;
+            if (total == 4) System.out.println("four");
+            helper(total, turns);
+        }
+    }
+}
+'''
+
+CPP = '''#include <iostream>
+#include <vector>
+#define LIMIT(x) ((x) < 3 ? \\
+    1 : 2)
+using namespace std;
+
+template <typename T>
+T twice(const T& v) { return v + v; }
+
+int total(const std::vector<std::vector<int>>& rows, char* name) {
+    int sum = 0;
+    for (size_t i = 0; i < rows.size(); i++) sum += rows[i][0];
+    cout << R"(a < b // raw)" << 'x' << "c >= d" << endl;  // e == f
+    /* g != h */
+    sum -= 2;
+    return sum;
+}
+'''
+
+
+def _java(source=JAVA, name="Game.java"):
+    from harness.suite import source_mutants
+    return source_mutants.generate(source, name)
+
+
+def _code_lines(source: str) -> dict[int, str]:
+    return dict(enumerate(source.splitlines(), 1))
+
+
+def test_source_operators_change_code_and_never_strings_comments_or_generics():
+    from harness.suite import source_mutants
+    made = _java()
+    lines = _code_lines(JAVA)
+    # the tokens give back the source, character for character
+    assert "".join(t.text for t in source_mutants.tokens(JAVA, "java")) == JAVA
+    found = {(m.line, m.operator, m.description) for m in made}
+    legal = next(n for n, line in lines.items() if "return k >= 1" in line)
+    assert {(legal, "cmp", "`>=` → `>`"), (legal, "cmp", "`<=` → `<`"), (legal, "cmp", "`!=` → `==`"),
+            (legal, "arith", "`+` → `-`"), (legal, "int+1", "`1` → `2`"), (legal, "int-1", "`3` → `2`")} <= found
+    update = next(n for n, line in lines.items() if "total += k * 2 % 5" in line)
+    assert {(update, "arith", d) for d in ("`+=` → `-=`", "`*` → `/`", "`%` → `*`")} <= found
+    # never in a string, a char literal, a comment, a generic's brackets, nor a sign
+    untouched = [n for n, line in lines.items() if any(w in line for w in ('"a < b"', "prompt =", "char less",
+                                                                          "List<Map", "turns = -1", "println(\"Start"))]
+    for n in untouched:
+        assert not [m for m in made if m.line == n and m.operator in ("cmp", "arith")], lines[n]
+    signed = next(n for n, line in lines.items() if "turns = -1" in line)
+    assert {m.description for m in made if m.line == signed and m.operator.startswith("int")} == \
+        {"`2` → `3`", "`2` → `1`", "`1` → `2`", "`1` → `0`"}
+    # a `+` joining a string is concatenation, not arithmetic
+    start = next(n for n, line in lines.items() if '"Start: " + total' in line)
+    assert not [m for m in made if m.line == start and m.operator == "arith"]
+    # each mutant changes its own line only, and the rest of the text byte for byte
+    for m in made:
+        changed = {n for n, (a, b) in enumerate(zip(JAVA.splitlines(), m.source.splitlines()), 1) if a != b}
+        assert changed <= set(range(m.line, m.end_line + 1)) or m.operator == "stmt-del", m
+    assert len({m.id for m in made}) == len(made) and len({m.source for m in made}) == len(made)
+    assert made == _java()  # the same order every time
+    assert [(m.line, m.column) for m in made] == sorted((m.line, m.column) for m in made)
+
+
+def test_negated_conditions_and_deleted_statements():
+    made = _java()
+    lines = _code_lines(JAVA)
+    loop = next(n for n, line in lines.items() if "while (total < GOAL)" in line)
+    negated = next(m for m in made if m.line == loop and m.operator == "if-negate")
+    assert "while (!(total < GOAL)) {" in negated.source and negated.function == "play"
+    check = next(n for n, line in lines.items() if "if (!legal(k, total))" in line)
+    assert "if (!(!legal(k, total))) continue;" in next(m for m in made if m.line == check
+                                                        and m.operator == "if-negate").source
+    deleted = {m.line: m for m in made if m.operator == "stmt-del"}
+    # expression statements: an assignment, an increment, a call; each removed with its line
+    for text in ("total += k * 2 % 5;", "turns++;", "helper(total, turns);", 'System.out.println("Start: " + total);'):
+        n = next(n for n, line in lines.items() if line.strip() == text)
+        assert n in deleted and text not in deleted[n].source and len(deleted[n].source.splitlines()) == len(lines) - 1
+    # never a declaration, a brace, a return, a jump, nor the body of a braceless if
+    for n in deleted:
+        line = lines[n].strip()
+        assert not line.startswith(("int ", "String ", "char ", "return", "static", "private", "}", "if", "while"))
+    assert not [m for m in made if m.function == "main"]  # marked: the harness's flags
+
+
+def test_cpp_operators_skip_templates_includes_pointers_and_raw_strings():
+    from harness.suite import source_mutants
+    made = source_mutants.generate(CPP, "game.cpp")
+    lines = _code_lines(CPP)
+    assert "".join(t.text for t in source_mutants.tokens(CPP, "cpp")) == CPP
+    by_line: dict[int, set] = {}
+    for m in made:
+        by_line.setdefault(m.line, set()).add((m.operator, m.description))
+    for n, line in lines.items():
+        if line.startswith(("#", "    1 :", "template")) or "int total(" in line or "cout <<" in line \
+                or "/*" in line:
+            assert n not in by_line or not {o for o, _ in by_line[n]} & {"cmp", "arith", "int+1", "int-1"}, line
+    loop = next(n for n, line in lines.items() if line.strip().startswith("for (size_t"))
+    assert ("cmp", "`<` → `<=`") in by_line[loop] and ("arith", "`+=` → `-=`") in by_line[loop]
+    assert not [m for m in made if m.line == loop and m.operator == "stmt-del"]  # a braceless loop's body stays
+    twice = next(n for n, line in lines.items() if "return v + v" in line)
+    assert by_line[twice] == {("arith", "`+` → `-`")} and next(m for m in made if m.line == twice).function == "twice"
+    minus = next(n for n, line in lines.items() if line.strip() == "sum -= 2;")
+    assert ("stmt-del", "line %d deleted: `sum -= 2;`" % minus) in by_line[minus]
+    printing = next(n for n, line in lines.items() if "cout <<" in line)
+    assert {o for o, _ in by_line[printing]} == {"stmt-del"}
+
+
+# --- a compiled reference: an audit end to end (javac, the Grader, a pty) -----------------
+
+JAVA_ROOT = Path(__file__).resolve().parent / "java_audit"
+PILE = 7  # Countdown's pile (tests/java_audit/specs/countdown/Countdown.java)
+
+
+def _countdown(inputs: list[str], legal) -> tuple[list[str], str]:
+    """Countdown's rules as its handout says them, with the legality check given: (what it prints, how it ends)."""
+    out, left, turns, typed = [f"Pile: {PILE}"], PILE, 0, list(inputs)
+    while left > 0:
+        out.append("Take? ")
+        if not typed:
+            return out, "waiting"
+        line = typed.pop(0).strip()
+        take = int(line) if line.lstrip("+-").isdigit() else -1
+        if not legal(take, left):
+            out.append("Illegal!")
+            continue
+        left, turns = left - take, turns + 1
+        out.append(f"Left: {left}")
+    return out + [f"Empty after {turns} turns"], "exit 0"
+
+
+def _killers(found, legal) -> list[str]:
+    """The cases on whose inputs a program with this check prints or ends otherwise than the reference
+    (the spec compares every turn exactly)."""
+    right = lambda take, left: 1 <= take <= 2 and take <= left  # noqa: E731
+    return sorted(c.name for c in found if _countdown(c.inputs, legal) != _countdown(c.inputs, right))
+
+
+@pytest.mark.slow
+def test_a_java_reference_is_audited_with_its_recipe(tmp_path, monkeypatch):
+    """Mutants of Countdown.java, each built with javac from the spec's recipe and graded on the
+    cases: the killers each one has follow from the rules; a mutant that does not compile is not
+    viable and in no score; with no case typing 0, accepting 0 survives, until a case types it."""
+    root = tmp_path / "root"
+    shutil.copytree(JAVA_ROOT, root)
+    monkeypatch.setenv("HARNESS_ROOT", str(root))
+    spec, _ = specs.parse_game("countdown")
+    found = caseload.load_all(spec)
+    made = audit.made_from(audit.sources_of(spec))
+
+    lines = _code_lines((root / "specs" / "countdown" / "Countdown.java").read_text(encoding="utf-8"))
+
+    def pick(operator, description, where, token):
+        """The mutant of `token` in the first `where` of the source."""
+        line = next(n for n, text in lines.items() if where in text)
+        column = lines[line].index(where) + where.index(token)
+        return next(m for m in made if (m.line, m.column, m.operator, m.description) ==
+                    (line, column, operator, description))
+
+    checks = {
+        pick("cmp", "`>=` → `>`", "take >= 1", ">="): lambda take, left: 1 < take <= 2 and take <= left,
+        pick("cmp", "`<=` → `<`", "take <= 2", "<="): lambda take, left: 1 <= take < 2 and take <= left,
+        pick("int+1", "`2` → `3`", "take <= 2", "2"): lambda take, left: 1 <= take <= 3 and take <= left,
+        pick("cmp", "`<=` → `<`", "take <= left", "<="): lambda take, left: 1 <= take <= 2 and take < left,
+        pick("int-1", "`1` → `0`", "take >= 1", "1"): lambda take, left: 0 <= take <= 2 and take <= left,
+    }
+    concatenation = pick("arith", "`+` → `-`", "label + left", "+")  # a String minus an int: javac refuses it
+    report = audit.audit(spec, [None], found, audit.AuditOptions(only=tuple(m.id for m in [*checks, concatenation]),
+                                                                 every_case=True, search=0))
+    by = {r.mutant.id: r for r in report.results}
+    for mutant, legal in checks.items():
+        expected = _killers(found, legal)
+        assert sorted(by[mutant.id].killed_by) == expected, mutant.description
+        assert by[mutant.id].status == (audit.KILLED if expected else audit.SURVIVED)
+    accepts_zero = next(m for m in checks if m.operator == "int-1")
+    assert not any("0" in c.inputs for c in found) and by[accepts_zero.id].status == audit.SURVIVED
+    assert by[concatenation.id].status == audit.NOT_VIABLE and "does not compile" in by[concatenation.id].reason
+    assert not by[concatenation.id].ran
+    # the per-item and overall scores count the viable mutants only
+    killed = [m for m, legal in checks.items() if _killers(found, legal)]
+    assert report.viable == len(checks) and report.score == len(killed) / len(checks)
+    for item in report.items:
+        names = {c.name for c in found if c.rubric == item.id}
+        assert item.total == len(checks)
+        assert item.killed == sum(1 for m, legal in checks.items() if names & set(_killers(found, legal)))
+    out = audit.text(report)
+    assert audit.UNEXPLAINED in out and accepts_zero.id in out and "not viable (do not compile) 1" in out
+    assert f"mutation score {report.score:.0%} (killed {len(killed)} of {len(checks)} viable)" in out
+    page = _Page()
+    page.feed(audit.write(report, tmp_path / "out")["html"].read_text(encoding="utf-8"))
+    assert not page.errors and not page.stack and page.survivors == [accepts_zero.id]
+
+    # a case that types 0 kills it
+    (root / "cases" / "countdown" / "illegal-zero.yaml").write_text(
+        "description: 0 is refused\nrubric: illegal\npoints: 1\ninputs: ['0', '1']\n", encoding="utf-8")
+    assert cli.main(["regen", "countdown"]) == 0
+    again = caseload.load_all(spec)
+    after = audit.audit(spec, [None], again, audit.AuditOptions(only=(accepts_zero.id,), search=0))
+    assert after.results[0].killed_by == ["illegal-zero"] == _killers(again, checks[accepts_zero])
+
+
+@pytest.mark.slow
+def test_a_cpp_reference_is_audited_with_g_plus_plus(tmp_path, monkeypatch):
+    """The same game with a C++ reference (tests/java_audit/countdown.cpp, the spec's recipe
+    switched to it): its mutants are built with g++; deleting the `left -= take` update is
+    killed by every case that takes, and a mutant g++ refuses is not viable."""
+    root = tmp_path / "root"
+    shutil.copytree(JAVA_ROOT, root)
+    game = root / "specs" / "countdown"
+    (game / "Countdown.java").unlink()
+    shutil.copy(JAVA_ROOT / "countdown.cpp", game / "countdown.cpp")
+    text = (game / "spec.yaml").read_text(encoding="utf-8")
+    text = text.replace("language: java\n  files: [Countdown.java]\n  main: Countdown\n",
+                        "language: cpp\n  files: [countdown.cpp]\n")
+    text = text.replace("java: {files: [Countdown.java], main: Countdown}", "cpp: {files: [countdown.cpp]}")
+    (game / "spec.yaml").write_text(text, encoding="utf-8")
+    monkeypatch.setenv("HARNESS_ROOT", str(root))
+    spec, _ = specs.parse_game("countdown")
+    assert spec.reference.name == "cpp"
+    found = caseload.load_all(spec)
+    made = audit.made_from(audit.sources_of(spec))
+    update = next(m for m in made if m.operator == "stmt-del" and "`left -= take;`" in m.description)
+    concatenation = next(m for m in made if m.operator == "arith" and "label - to_string(left)" in m.source)
+    report = audit.audit(spec, [None], found, audit.AuditOptions(only=(update.id, concatenation.id), every_case=True,
+                                                                 search=0))
+    by = {r.mutant.id: r for r in report.results}
+    # the pile never shrinks: every case that takes a legal number prints another `Left:`
+    assert sorted(by[update.id].killed_by) == sorted(c.name for c in found if any(x in ("1", "2") for x in c.inputs))
+    # a string minus a string: g++ refuses it
+    assert by[concatenation.id].status == audit.NOT_VIABLE and "does not compile" in by[concatenation.id].reason
+    assert report.viable == 1 and report.score == 1.0

@@ -34,6 +34,7 @@ except ImportError:
     Client = as_completed = get_worker = open_comm = None
     WorkerPlugin = object
 
+from harness.building import reference
 from harness.classes import classroom, executor
 from harness.grading import submission as grading
 from harness.running import sandbox
@@ -136,6 +137,11 @@ class Grading(WorkerPlugin):
         self.stop = threading.Event()
         self.grader = executor.StoppableGrader(self.stop)
         self.refusal = self._refusal()
+        if not self.refusal:
+            try:  # a reference given as a recipe is built here, from this worker's copy of the spec folder
+                self.spec = reference.prepared(self.spec)
+            except InputError as problem:
+                self.refusal = f"the cluster worker {self.address} cannot build the reference: {problem}"
 
     def _refusal(self) -> str:
         """Why this worker may not grade for this caller ("" when it may)."""

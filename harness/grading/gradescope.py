@@ -63,7 +63,9 @@ def grade(game: str, where: Layout, *, select: str | None, hidden: str, allow_un
     from harness.running import sandbox
     from harness.loading import spec as specs
 
+    from harness.building import reference
     spec, milestone = specs.parse_game(game)
+    spec = reference.prepared(spec)
     found = caseload.load_all(spec, milestone, select)
     if not found:
         raise InputError(f"no cases for {game}{' matching ' + repr(select) if select else ''} in cases/{spec.game}/")

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from harness.building import build as builder
+from harness.building import reference
 from harness.building.javac_server import WarmJavac
 from harness.grading import scoring, shown_paths
 from harness.judging import compare, facts
@@ -419,6 +420,7 @@ class Grader:
         Every run of the cases, their draws and repeats, the settling and the top-up runs share
         the submission's time budget (spec.submission_seconds; harness/running/budget.py).
         `progress(done, total)` follows the cases (not the extra runs of random starts)."""
+        spec = reference.prepared(spec)  # as the front door prepared it; else built (or found cached) once here
         targets = sorted({case.target for case in cases}, key=list(spec.targets).index)
         made = {}
         try:

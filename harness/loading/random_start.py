@@ -26,6 +26,9 @@ class Law:
     distinct: bool  # count each distinct start once (a clock-seeded program repeats its starts)
     points: float
     rubric: str | None
+    pattern: str | None = None  # or: every match of this RE2 pattern in the start is a value (each group, if any)
+    fact: str | None = None  # or: every fact of this kind the state reader reads in the start is a value
+    state_read: str | None = None  # the spec's state reader ("module:function"), for `fact`
 
 
 @dataclass(frozen=True)
@@ -47,25 +50,37 @@ class RandomStart:
         return self.targets is None or target in self.targets
 
 
-def parse(data: dict | None) -> RandomStart | None:
-    """The schema-valid `random_start:` mapping as settings (None: the game starts the same way every time)."""
+def parse(data: dict | None, state_read: str | None = None) -> RandomStart | None:
+    """The schema-valid `random_start:` mapping as settings (None: the game starts the same way every
+    time); `state_read` is the spec's state reader, which `values: {fact: KIND}` reads with."""
     if not data:
         return None
     return RandomStart(
         data["option"], data["plan_option"], int(data["rejected_exit"]), int(data["unplayable_exit"]),
         data.get("capture"), data.get("fact"), int(data.get("max_chars", START_CHARS)), data.get("rubric"),
         tuple(data["targets"]) if "targets" in data else None, data.get("seed"),
-        _law(data.get("distribution"), data.get("rubric")))
+        _law(data.get("distribution"), data.get("rubric"), state_read))
 
 
-def _law(declared: dict | None, rubric: str | None) -> Law | None:
+def _weights(declared: dict) -> dict[str, float]:
+    """The law's values and their weights: an `expect:` table, or `uniform: [lo, hi]` (whole numbers)."""
+    if "uniform" in declared:
+        low, high = (int(v) for v in declared["uniform"])
+        return {str(value): 1.0 for value in range(low, high + 1)}
+    return {str(value): float(weight) for value, weight in declared["expect"].items()}
+
+
+def _law(declared: dict | None, rubric: str | None, state_read: str | None = None) -> Law | None:
     if not declared:
         return None
-    weights = {str(value): float(weight) for value, weight in declared["expect"].items()}
-    total = sum(weights.values())
-    return Law({value: weight / total for value, weight in weights.items()}, declared.get("values"),
+    weights = _weights(declared)
+    total = sum(weights.values()) or 1.0
+    values = declared.get("values")
+    shown = values if isinstance(values, dict) else {}
+    return Law({value: weight / total for value, weight in weights.items()}, values if isinstance(values, str) else None,
                int(declared["least"]), declared["case"], bool(declared.get("distinct", False)),
-               float(declared.get("points", 1)), declared.get("rubric", rubric))
+               float(declared.get("points", 1)), declared.get("rubric", rubric), shown.get("pattern"),
+               shown.get("fact"), state_read)
 
 
 @dataclass(frozen=True)
@@ -78,6 +93,7 @@ class Context:
     case_exists: Callable[[str], bool]  # a case name -> is there such a case file
     check_pattern: Callable[[list, str], None]  # (keys, pattern): raises at its line unless RE2 runs it
     check_function: Callable[[list, str], None]  # (keys, "module:function"): raises unless importable
+    check_re2: Callable[[list, str], None] | None = None  # (keys, pattern): raises at its line unless RE2 runs it
 
 
 def check(doc: yamlfile.Document, start: RandomStart, context: Context) -> None:
@@ -106,6 +122,18 @@ def _check_law(doc: yamlfile.Document, law: Law, context: Context) -> None:
     keys = ["random_start", "distribution"]
     if law.values:
         context.check_function([*keys, "values"], law.values)
+    if law.pattern is not None:
+        (context.check_re2 or context.check_pattern)([*keys, "values", "pattern"], law.pattern)
+    if law.fact is not None and not context.has_state_reader:
+        raise InputError("random_start.distribution.values.fact reads values through the spec's state reader; add "
+                         "`state: {read: module:function}` or give values: {pattern: ...} instead",
+                         doc.path, doc.line_of([*keys, "values", "fact"]))
+    declared = doc.data["random_start"]["distribution"]
+    if "uniform" in declared:
+        low, high = declared["uniform"]
+        if not low < high or high - low >= 10_000:
+            raise InputError(f"random_start.distribution.uniform: [{low}, {high}] must be a range of 2 to 10,000 "
+                             "whole numbers, the lower first", doc.path, doc.line_of([*keys, "uniform"]))
     if law.rubric is None:
         raise InputError("random_start.distribution needs a rubric (its own or random_start.rubric): the item its "
                          "check counts in", doc.path, doc.line_of(keys))

@@ -68,6 +68,10 @@ def _describe(error) -> str:
         return f"{where}: {error.message}; remove it or check its spelling"
     if error.validator == "required":
         return f"{where}: {error.message}"
+    choices = error.validator_value if error.validator == "oneOf" else None
+    if choices and all(isinstance(c, dict) and set(c) == {"required"} for c in choices):
+        keys = " or ".join(name for c in choices for name in c["required"])
+        return f"{where}: give one of {keys}" + ("" if error.context else ", not several")
     if error.validator == "oneOf" and error.context:
         best = min(error.context, key=lambda e: len(list(e.absolute_path)))
         return f"{where}: {best.message}"

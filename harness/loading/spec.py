@@ -55,13 +55,21 @@ class RubricItem:
     compare: dict | str | None = None  # the policy of this item's cases, between the defaults and the case's
 
 
+@dataclass(frozen=True)
+class BuiltReference:
+    """A reference recipe built once: the command that runs it ("{args}" marks the arguments),
+    and the folder of sources it was built from (a copy of the spec elsewhere builds its own)."""
+    words: tuple[str, ...]
+    sources: str
+
+
 @dataclass
 class Spec:
     game: str
     folder: Path
     title: str
     handout: str | None
-    reference: str
+    reference: str | Language  # a command, or a recipe built by harness.building.reference
     milestones: dict[str, dict]
     targets: dict[str, Target]
     rubric: list[RubricItem]
@@ -74,17 +82,36 @@ class Spec:
     messages: tuple = ()  # policies.MessageClass, in the spec's order
     state: dict | None = None  # {read: "module:function", carry: [kinds]}: the state a person reads from output
     submission_seconds: float = SUBMISSION_SECONDS  # the time budget of one submission's runs, all together
+    built: BuiltReference | None = None  # the recipe's build (harness.building.reference.prepared)
 
     def __getstate__(self):
         """Workers get the spec without its YAML node tree (line numbers matter only at load)."""
         return {**self.__dict__, "document": None}
 
     def reference_command(self, milestone: str | None, target: str, extra: list[str]) -> list[str]:
-        command = [sys.executable if part == "{python}" else part.replace("{spec}", str(self.folder))
-                   for part in shlex.split(self.reference)]
-        if milestone:
-            command += [str(a) for a in self.milestones[milestone].get("reference_args", [])]
-        return command + self.targets[target].reference_args + [str(a) for a in extra]
+        args = [str(a) for a in self.milestones[milestone].get("reference_args", [])] if milestone else []
+        args += self.targets[target].reference_args + [str(a) for a in extra]
+        command = self._reference_words()
+        if "{args}" in command:  # a built reference's run template places them
+            at = command.index("{args}")
+            return command[:at] + args + command[at + 1:]
+        return command + args
+
+    def _reference_words(self) -> list[str]:
+        """The command that runs the reference (a built one marks where its arguments go with "{args}")."""
+        if isinstance(self.reference, str):
+            return [sys.executable if part == "{python}" else part.replace("{spec}", str(self.folder))
+                    for part in shlex.split(self.reference)]
+        built = self.built
+        if built is None:  # a caller that did not prepare the spec: built (or found in the cache) now
+            from harness.building import reference
+            built = reference.prepared(self).built
+        return list(built.words)
+
+    @property
+    def built_reference(self) -> bool:
+        """The reference is a recipe the harness builds, not a command."""
+        return not isinstance(self.reference, str)
 
     def random_start_for(self, target: str) -> random_starts.RandomStart | None:
         """The random-start settings if this target's programs draw their own start."""
@@ -161,12 +188,21 @@ def load(game: str, root: Path | None = None) -> Spec:
     messages = tuple(_message_class(doc, mid, m) for mid, m in data.get("messages", {}).items())
     limits = dict(data.get("defaults", {}).get("limits", {}))
     budget = float(limits.pop("submission_seconds", SUBMISSION_SECONDS))  # the submission's, not a run's
-    spec = Spec(game, path.parent, data["title"], data.get("handout"), data["reference"], milestones, targets,
-                rubric, policies.policy("default", data.get("defaults", {}).get("compare")),
-                Limits(**limits), random_starts.parse(data.get("random_start")), doc,
+    spec = Spec(game, path.parent, data["title"], data.get("handout"), _reference(data["reference"]), milestones,
+                targets, rubric, policies.policy("default", data.get("defaults", {}).get("compare")),
+                Limits(**limits), random_starts.parse(data.get("random_start"), (data.get("state") or {}).get("read")),
+                doc,
                 data.get("seed_option"), data.get("rewrite"), messages, data.get("state"), budget)
     _check_references(spec)
     return spec
+
+
+def _reference(data: str | dict) -> str | Language:
+    """The reference as a command, or as a build recipe (a target language entry of its own)."""
+    if isinstance(data, str):
+        return data
+    return Language(data["language"], list(data["files"]), [], [], data.get("compile"), data.get("main"),
+                    data.get("build"), data.get("run"), [])
 
 
 def _message_class(doc: yamlfile.Document, message_id: str, data: dict) -> "policies.MessageClass":
@@ -288,12 +324,20 @@ def _check_references(spec: Spec) -> None:
         if item.milestone is not None and item.milestone not in spec.milestones:
             raise InputError(f"rubric item {item.id!r} names milestone {item.milestone!r}, which is not under milestones:",
                              doc.path, doc.line_of(["rubric", index, "milestone"]))
-    _check_template(doc, ["reference"], spec.reference, {"python", "spec"})
+    if isinstance(spec.reference, str):
+        _check_template(doc, ["reference"], spec.reference, {"python", "spec"})
+    else:
+        _check_language(doc, ["reference"], spec.reference)
+        for index, name in enumerate(spec.reference.files):
+            if not (spec.folder / name).is_file():
+                raise InputError(f"reference.files: {name!r} is not in {spec.folder}; put the reference's sources "
+                                 "beside spec.yaml", doc.path, doc.line_of(["reference", "files", index]))
     if spec.random_start is not None:
         random_starts.check(doc, spec.random_start, random_starts.Context(
             spec.game, ids, list(spec.targets), bool(spec.state),
             lambda case: (paths.cases_dir(spec.folder, spec.game) / f"{case}.yaml").is_file(),
-            lambda keys, pattern: _check_regex(doc, keys, pattern), lambda keys, name: _check_function(doc, keys, name)))
+            lambda keys, pattern: _check_regex(doc, keys, pattern), lambda keys, name: _check_function(doc, keys, name),
+            lambda keys, pattern: _re2_pattern(doc, keys, pattern)))
     for tid, target in spec.targets.items():
         for lang in target.languages.values():
             _check_language(doc, ["targets", tid, "languages", lang.name], lang)

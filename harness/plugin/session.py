@@ -25,6 +25,7 @@ from harness.errors import InputError
 from harness.grading import submission as grading
 from harness.loading import cases as caseload
 from harness.loading import config, paths
+from harness.building import reference
 from harness.loading import spec as specs
 from harness.loading.cases import Case
 from harness.loading.spec import Spec
@@ -129,6 +130,7 @@ def open_run(game: str, submission: str, public_only: bool = False, allow_unconf
     """The spec, its checked cases and the submission; any problem is an InputError."""
     config.load()  # a bad HARNESS_* setting stops the run before anything is collected
     spec, milestone = specs.parse_game(game)
+    spec = reference.prepared(spec)
     path = Path(submission).expanduser()
     if not path.exists():
         raise InputError(f"--submission: no such file or folder: {submission}")

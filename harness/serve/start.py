@@ -12,6 +12,7 @@ from harness.loading import cases as caseload
 from harness.loading import config
 from harness.loading import spec as specs
 from harness.running import sandbox
+from harness.building import reference
 from harness.serve import app, tokens
 from harness.serve.queue import Game, Worker
 from harness.serve.store import Store
@@ -21,6 +22,7 @@ def games(names: list[str]) -> dict[str, Game]:
     loaded = {}
     for name in dict.fromkeys(names):
         spec, milestone = specs.parse_game(name)
+        spec = reference.prepared(spec)
         found = caseload.load_all(spec, milestone)
         if not found:
             raise InputError(f"no cases for {name} in cases/{spec.game}/")

@@ -9,11 +9,13 @@ the counts; a value the law rules out fails it at once. Starts a program shows t
 unplayable (drawn again by the harness, and re-rolled by a program that follows the
 reference's Decision) are not part of the sample: the law is that of the playable starts.
 """
+import functools
 import math
 from collections import Counter
 from dataclasses import dataclass
 
 from harness.loading import functions
+from harness.loading import policy as policies
 from harness.loading.random_start import Law
 from harness.results import FAILED, PASSED, UNGRADABLE, CaseResult
 
@@ -32,11 +34,24 @@ class Verdict:
     reason: str
 
 
-def reader(name: str | None):
-    """The spec's function from a start to its values, or the start itself as one value."""
-    if not name:
-        return lambda start: [start]
-    return functions.load(name)
+def reader(rule: Law):
+    """A start -> the values it shows: the spec's function, every match of its pattern (each
+    group, if it has any), every fact of its kind the state reader reads, or the start itself."""
+    if rule.values:
+        return functions.load(rule.values)
+    if rule.pattern is not None:
+        return functools.partial(_matches, policies.pattern(rule.pattern))
+    if rule.fact is not None:
+        read = functions.load(rule.state_read)
+        return lambda start: [value for kind, value in read(start) if kind == rule.fact]
+    return lambda start: [start]
+
+
+def _matches(compiled, start: str) -> list[str]:
+    """Every match of an RE2 pattern in a start (linear in it; the start is capped in length)."""
+    if not compiled.groups:
+        return [match.group(0) for match in compiled.finditer(start)]
+    return [value for match in compiled.finditer(start) for value in match.groups() if value is not None]
 
 
 def counted(rule: Law, starts: list[str]) -> list[str]:
@@ -46,7 +61,7 @@ def counted(rule: Law, starts: list[str]) -> list[str]:
 
 def sample(rule: Law, starts: list[str]) -> list[str]:
     """The values the counted starts show."""
-    read = reader(rule.values)
+    read = reader(rule)
     return [str(value) for start in counted(rule, starts) for value in read(start)]
 
 
@@ -126,7 +141,7 @@ def runs_to_add(rule: Law, drawn: list[str]) -> int:
     """How many more runs of the law's case should bring the sample to `least` values: as many
     as the starts that showed values so far promise (starts of other sizes, which show none,
     say nothing about the law's case); a probe of PROBE_RUNS when none showed any."""
-    read = reader(rule.values)
+    read = reader(rule)
     values = sample(rule, drawn)
     if len(values) >= rule.least:
         return 0

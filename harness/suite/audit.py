@@ -28,6 +28,14 @@ the gap for (`exposed`); a difference no item's comparison sees is a liberty the
 (`liberty`); none found in the sequences that reach the mutant's lines is "probably
 equivalent"; lines that neither a case nor any sequence executes are `unreachable`.
 
+A reference given as a build recipe (Java or C++: `reference: {language, files, main}`) is
+mutated on its source text (`source_mutants.py`): each mutant is a copy of the recipe's files
+with one changed, built with the recipe (`harness.building.reference.prepared`); one that does
+not compile is "not viable", counted in the report and left out of every score. With no line
+tracer for a compiled program, every case reaches every mutant (each item still stops at its
+first killing case), and the search, which runs a Python reference in-process, does not run:
+its survivors are reported as not explained.
+
 Mutants are the project's own code: they run without the sandbox.
 """
 import ast
@@ -45,10 +53,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from harness.building import build as builder
+from harness.building import reference as built_reference
 from harness.classes import executor
 from harness.classes.progress import QUIET, Progress
 from harness.grading import submission as grading
-from harness.suite import linetrace, mutants
+from harness.suite import linetrace, mutants, source_mutants
 from harness.loading import paths, yamlfile
 from harness.running.environment import fork_server
 from harness.suite import regen
@@ -59,6 +68,8 @@ from harness.loading.spec import Spec
 
 LINETRACE = Path(__file__).with_name("linetrace.py")
 KILLED, SURVIVED, NOT_REACHED, ERROR = "killed", "survived", "not-reached", "error"
+NOT_VIABLE = "not-viable"  # a mutant of a compiled reference that does not compile: in no score
+UNEXPLAINED = "survived (not explained: the search runs Python references only)"
 UNREACHABLE = "unreachable"  # no case and no sequence of the search executes its lines
 # what the search says of a survivor
 EXPOSED, LIBERTY, EQUIVALENT = "exposed", "liberty", "equivalent"
@@ -123,9 +134,56 @@ def _traced(command: list[str], reference: Reference, copy: Path, out: Path) -> 
     return command[:at] + [str(LINETRACE), str(out), str(reference.copied(copy))] + command[at:]
 
 
-def _build(target: str, copy: Path, run: list[str]) -> builder.Build:
-    return builder.Build(target, "python", True, src=str(copy), run=[*run, "{args}"],
+def _build(target: str, copy: Path, run: list[str], language: str = "python") -> builder.Build:
+    return builder.Build(target, language, True, src=str(copy), run=[*run, "{args}"],
                          intake=["a mutant of the reference, run as it is (trusted code: no sandbox)"])
+
+
+@dataclass(frozen=True)
+class Sources:
+    """A reference built from a recipe: the spec folder's files it is built from, and those the
+    source operators mutate (the Java or C++ ones)."""
+    folder: Path
+    files: tuple[str, ...]
+    mutated: tuple[str, ...]
+    language: str
+
+    @property
+    def name(self) -> str:
+        return ", ".join(self.mutated)
+
+    def copy(self, where: Path, mutant: mutants.Mutant | None = None) -> Path:
+        """The recipe's files copied into `where`, the mutant's file changed."""
+        for name in self.files:
+            (where / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(self.folder / name, where / name)
+        if mutant is not None:
+            (where / mutant.module).write_text(mutant.source, encoding="utf-8")
+        return where
+
+
+def sources_of(spec: Spec) -> Sources:
+    """The recipe's files of a built reference, and which of them the operators read."""
+    recipe = spec.reference
+    mutated = tuple(name for name in recipe.files if source_mutants.language_of(name))
+    if not mutated:
+        line = spec.document.line_of(["reference", "files"]) if spec.document else None
+        where = spec.document.path if spec.document else spec.folder / "spec.yaml"
+        raise InputError("reference.files: the audit mutates Java or C++ sources (.java, .cpp, .cc, .h, .hpp) and "
+                         "the recipe names none", where, line)
+    return Sources(spec.folder, tuple(recipe.files), mutated, recipe.name)
+
+
+def made_from(sources: Sources) -> list[mutants.Mutant]:
+    """Every source mutant of the recipe's files, file by file in the recipe's order."""
+    made = []
+    for name in sources.mutated:
+        try:
+            text = (sources.folder / name).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as problem:
+            raise InputError(f"reference.files: cannot read {name} in {sources.folder} ({problem})")
+        made += source_mutants.generate(text, name, source_mutants.language_of(name))
+    return made
 
 
 def _copy(reference: Reference, where: Path, source: str | None = None) -> Path:
@@ -169,6 +227,7 @@ class MutantResult:
     skipped: int = 0  # reaching cases not run: their item had already killed it
     seconds: float = 0.0
     search: "Search | None" = None  # for a survivor (or a mutant no case reaches): what the search found
+    reason: str = ""  # why it is not viable: the compiler's first error
 
 
 @dataclass
@@ -177,7 +236,7 @@ class ItemAudit:
     title: str
     cases: list[str]
     killed: int  # mutants killed by at least one of its cases
-    total: int  # mutants audited
+    total: int  # viable mutants audited (all of a Python reference's)
     exposed: int = 0  # survivors an input was found for that a case of this item would kill
 
     @property
@@ -206,10 +265,21 @@ class Audit:
     items: list[ItemAudit]
     seconds: float
     searched: int = 0  # sequences the search grew (0: no search)
+    explained: bool = True  # False: the reference is compiled, its survivors are not searched
 
     @property
     def passed(self) -> bool:
         return all(item.passed for item in self.items)
+
+    @property
+    def viable(self) -> int:
+        """The mutants audited that are programs (a compiled reference's mutant may not compile)."""
+        return len(self.results) - self.count(NOT_VIABLE)
+
+    @property
+    def score(self) -> float:
+        """The mutation score: killed out of the viable mutants audited (1 when there are none)."""
+        return self.count(KILLED) / self.viable if self.viable else 1.0
 
     def count(self, status: str) -> int:
         return sum(1 for r in self.results if r.status == status)
@@ -288,9 +358,12 @@ class Auditor:
         self.milestones = milestones
         self.grader = grader
         self.scratch = scratch
-        self.reference = resolve(spec)
         self._counter = 0
         self._lock = threading.Lock()
+        self._locate(spec)
+
+    def _locate(self, spec: Spec) -> None:
+        self.reference = resolve(spec)
 
     def _folder(self) -> Path:
         with self._lock:
@@ -339,19 +412,24 @@ class Auditor:
         if not hit:
             return MutantResult(mutant, NOT_REACHED)
         folder = self._folder()
-        copy = _copy(self.reference, folder, mutant.source)
         result = MutantResult(mutant, SURVIVED)
         by_item: dict[str, list[Case]] = {}
         for case in hit:
             by_item.setdefault(case.rubric, []).append(case)
         try:
+            try:
+                copy, spec = self._prepare(mutant, folder)
+            except InputError as problem:  # it does not compile: no program to grade
+                result.status, result.reason = NOT_VIABLE, problem.message
+                result.seconds = round(time.monotonic() - started, 3)
+                return result
             if every_case:
-                self._grade(copy, hit, result)
+                self._grade(copy, hit, result, spec)
             else:
-                self._grade(copy, [cases[0] for cases in by_item.values()], result)
+                self._grade(copy, [cases[0] for cases in by_item.values()], result, spec)
                 killed = set(result.killed_by)
                 self._grade(copy, [c for cases in by_item.values() if not killed.intersection(x.name for x in cases)
-                                   for c in cases[1:]], result)
+                                   for c in cases[1:]], result, spec)
         finally:
             shutil.rmtree(folder, ignore_errors=True)
         result.status = KILLED if result.killed_by else ERROR if result.errors else SURVIVED
@@ -359,10 +437,17 @@ class Auditor:
         result.seconds = round(time.monotonic() - started, 3)
         return result
 
-    def _grade(self, copy: Path, cases: list[Case], result: MutantResult) -> None:
+    def _prepare(self, mutant: mutants.Mutant, folder: Path) -> tuple[Path, Spec]:
+        """The mutant's copy in `folder`, and the spec whose reference command runs it."""
+        return _copy(self.reference, folder, mutant.source), self.spec
+
+    def _builds(self, copy: Path, spec: Spec, milestone: str | None, group: list[Case]) -> dict[str, builder.Build]:
+        return {c.target: _build(c.target, copy, _command(spec, self.reference, milestone, c.target, copy))
+                for c in group}
+
+    def _grade(self, copy: Path, cases: list[Case], result: MutantResult, spec: Spec | None = None) -> None:
         for milestone, group in self._groups(cases).items():
-            builds = {c.target: _build(c.target, copy, _command(self.spec, self.reference, milestone, c.target, copy))
-                      for c in group}
+            builds = self._builds(copy, spec or self.spec, milestone, group)
             graded = self.grader.grade(self.spec, milestone, group, copy, builds)
             for case in graded.cases:
                 result.ran.append(case.name)
@@ -370,6 +455,47 @@ class Auditor:
                     result.killed_by.append(case.name)
                 elif case.status == HARNESS_ERROR:
                     result.errors.append(case.name)
+
+
+class CompiledAuditor(Auditor):
+    """The audit of a reference built from a recipe: its mutants are built as it is, and with no
+    tracer every case reaches every mutant."""
+
+    def _locate(self, spec: Spec) -> None:
+        self.sources = sources_of(spec)
+
+    def reach(self) -> dict[str, set[int]]:
+        """Every line for every case, after one run of each case on the unmutated build: a case
+        that fails on it stops the audit (its expectation is stale)."""
+        longest = 1
+        for name in self.sources.mutated:
+            longest = max(longest, len((self.sources.folder / name).read_text(encoding="utf-8").splitlines()))
+
+        copy = self.sources.copy(self._folder())
+
+        def one(case: Case):
+            build = _build(case.target, copy, self.spec.reference_command(case.milestone, case.target, []),
+                           self.sources.language)
+            return case, self.grader.grade(self.spec, case.milestone, [case], copy, {case.target: build}).cases[0]
+
+        with ThreadPoolExecutor(max_workers=self.grader.jobs) as pool:
+            done = list(pool.map(one, self.cases))
+        for case, result in done:
+            if result.status != PASSED:
+                raise InputError(f"fails on the unmutated reference ({result.reason or result.status}), so it cannot "
+                                 "judge mutants; run `harness regen` on it", case.path, 1)
+        everything = set(range(1, longest + 1))
+        return {case.name: everything for case in self.cases}
+
+    def _prepare(self, mutant: mutants.Mutant, folder: Path) -> tuple[Path, Spec]:
+        """The recipe's files with the mutant's one changed, built with the recipe (InputError:
+        it does not compile)."""
+        copy = self.sources.copy(folder, mutant)
+        return copy, built_reference.prepared(self.spec, copy)
+
+    def _builds(self, copy: Path, spec: Spec, milestone: str | None, group: list[Case]) -> dict[str, builder.Build]:
+        return {c.target: _build(c.target, copy, spec.reference_command(milestone, c.target, []), self.sources.language)
+                for c in group}
 
 
 def _items(spec: Spec, milestones: list[str | None], cases: list[Case], results: list[MutantResult]) -> list[ItemAudit]:
@@ -385,7 +511,8 @@ def _items(spec: Spec, milestones: list[str | None], cases: list[Case], results:
             killed = sum(1 for r in results if set(names).intersection(r.killed_by))
             exposed = sum(1 for r in results if r.search is not None and r.search.verdict == EXPOSED
                           and item.id in r.search.items)
-            items.append(ItemAudit(item.id, item.title, names, killed, len(results), exposed))
+            viable = sum(1 for r in results if r.status != NOT_VIABLE)
+            items.append(ItemAudit(item.id, item.title, names, killed, viable, exposed))
     return items
 
 
@@ -393,25 +520,32 @@ def audit(spec: Spec, milestones: list[str | None], cases: list[Case], options: 
           progress: Progress | None = None) -> Audit:
     """Make the mutants, trace the cases' reach, run the (sampled) mutants, score every item."""
     started = time.monotonic()
-    reference = resolve(spec)
-    skip = set(mutants.SKIP)
-    law = spec.random_start.law if spec.random_start else None
-    # the harness calls these in-process, never through the program
-    for called in (spec.rewrite, law.values if law else None, (spec.state or {}).get("read")):
-        if called and called.partition(":")[0] == reference.module:
-            skip.add(called.partition(":")[2])
-    made = mutants.generate(reference.path.read_text(encoding="utf-8"), reference.name, skip)
+    compiled = spec.built_reference and spec.reference.name != "python"  # a Python recipe runs a script: as above
+    if compiled:  # a recipe: built once now (an InputError if the reference itself does not compile)
+        spec = built_reference.prepared(spec)
+        sources = sources_of(spec)
+        made, name = made_from(sources), sources.name
+    else:
+        reference = resolve(spec)
+        skip = set(mutants.SKIP)
+        law = spec.random_start.law if spec.random_start else None
+        # the harness calls these in-process, never through the program
+        for called in (spec.rewrite, law.values if law else None, (spec.state or {}).get("read")):
+            if called and called.partition(":")[0] == reference.module:
+                skip.add(called.partition(":")[2])
+        made = mutants.generate(reference.path.read_text(encoding="utf-8"), reference.name, skip)
+        name = reference.name
     if options.only:
         unknown = sorted(set(options.only) - {m.id for m in made})
         if unknown:
-            raise InputError(f"--mutant {unknown[0]}: no such mutant of {reference.name}; the ids are in the "
+            raise InputError(f"--mutant {unknown[0]}: no such mutant of {name}; the ids are in the "
                              "audit's report (module:line:column:operator)")
         made = [m for m in made if m.id in options.only]
     local = executor.Local(options.jobs, threads=2 * grading.workers(options.jobs))  # threads keep the case workers fed
     grader, results, futures, searched = local.grader, [], [], 0
     with tempfile.TemporaryDirectory(prefix="harness-audit-") as scratch:
         try:
-            auditor = Auditor(spec, milestones, cases, grader, Path(scratch))
+            auditor = (CompiledAuditor if compiled else Auditor)(spec, milestones, cases, grader, Path(scratch))
             reach = auditor.reach()
             by_item = {}
             for milestone in milestones:
@@ -428,7 +562,7 @@ def audit(spec: Spec, milestones: list[str | None], cases: list[Case], options: 
                     progress.advance()
                     if progress.look.detail != QUIET:
                         progress.say(progress_line(len(results), len(chosen), results[-1]))
-            if options.search and any(r.status in (SURVIVED, NOT_REACHED) for r in results):
+            if options.search and not compiled and any(r.status in (SURVIVED, NOT_REACHED) for r in results):
                 explainer = Explainer(auditor, spec, options.search, options.seed,
                                       min(os.cpu_count() or 1, options.jobs or os.cpu_count() or 1), reach)
                 try:
@@ -442,9 +576,9 @@ def audit(spec: Spec, milestones: list[str | None], cases: list[Case], options: 
             raise
         finally:
             local.close()
-    return Audit(spec.game, spec.title, milestones, reference.name, len(made), options.sample, options.seed,
+    return Audit(spec.game, spec.title, milestones, name, len(made), options.sample, options.seed,
                  len(cases), results, _items(spec, milestones, cases, results), round(time.monotonic() - started, 1),
-                 searched)
+                 searched, explained=not compiled)
 
 
 # --- explaining survivors: a differential search ------------------------------------------
@@ -839,9 +973,12 @@ def first_difference(expected: str, actual: str, context: int = 2) -> list[str]:
 
 
 def operator_table(report: Audit) -> list[tuple[str, int, int, int, int, int, int]]:
-    """Per operator: (operator, mutants, killed, exposed, liberty, equivalent, unreachable or not reached)."""
+    """Per operator: (operator, mutants, killed, exposed, liberty, equivalent, unreachable or not reached),
+    of the viable mutants."""
     rows = {}
     for r in report.results:
+        if r.status == NOT_VIABLE:
+            continue
         row = rows.setdefault(r.mutant.operator, [0] * 6)
         row[0] += 1
         verdict = r.search.verdict if r.search else None
@@ -870,7 +1007,10 @@ def text(report: Audit) -> str:
              + (f" (exposed {len(exposed)}, liberty {len(liberty)}, probably equivalent {len(equivalent)}; "
                 f"{report.searched} sequences searched)" if report.searched else "")
              + f", unreachable {report.count(UNREACHABLE)}, not reached by any case {report.count(NOT_REACHED)}, "
-               f"harness errors {report.count(ERROR)}; {report.seconds:.0f} s", ""]
+               f"harness errors {report.count(ERROR)}"
+             + (f", not viable (do not compile) {report.count(NOT_VIABLE)}" if not report.explained else "")
+             + f"; {report.seconds:.0f} s",
+             f"  mutation score {report.score:.0%} (killed {report.count(KILLED)} of {report.viable} viable)", ""]
     width = max([len(i.id) for i in report.items] + [4])
     lines.append(f"  {'item':<{width}}  cases  killed  exposed  score  verdict")
     for item in report.items:
@@ -879,7 +1019,8 @@ def text(report: Audit) -> str:
             verdict = "ok, below 95 %: see the exposed survivors"
         lines.append(f"  {item.id:<{width}}  {len(item.cases):>5}  {item.killed:>6}  {item.exposed:>7}  "
                      f"{item.score:>5.0%}  {verdict}")
-    lines += ["", "  operator        mutants  killed  exposed  liberty  equivalent  unreachable"]
+    survived = "equivalent" if report.explained else "  survived"  # a compiled reference's survivors: not searched
+    lines += ["", f"  operator        mutants  killed  exposed  liberty  {survived}  unreachable"]
     for op, total, killed, exp, lib, equiv, unreached in operator_table(report):
         lines.append(f"  {op:<15} {total:>7}  {killed:>6}  {exp:>7}  {lib:>7}  {equiv:>10}  {unreached:>11}")
 
@@ -909,13 +1050,15 @@ def text(report: Audit) -> str:
     if rest:
         title = "Probably equivalent" if report.searched else "Surviving mutants"
         lines += ["", f"{title} ({len(rest)}; each ran on the cases that reach its lines, and all passed"
-                      + (", and no searched sequence told it from the reference):" if report.searched else "):")]
+                      + (", and no searched sequence told it from the reference):" if report.searched else "):")
+                  if report.explained else f"Surviving mutants ({len(rest)}; each ran on every case, and all passed; "
+                                           f"{UNEXPLAINED}):"]
         for result in rest:
             lines += head(result)
             if result.search:
                 lines.append(f"    {result.search.says()}")
     for status, title in ((UNREACHABLE, "Unreachable (no case and no searched sequence executes them)"),
-                          (NOT_REACHED, "Not reached by any case")):
+                          (NOT_REACHED, "Not reached by any case"), (NOT_VIABLE, "Not viable (they do not compile)")):
         unreached = [r for r in report.results if r.status == status]
         if unreached:
             counts: dict[str, int] = {}
@@ -936,7 +1079,8 @@ def html(report: Audit) -> str:
                       trim_blocks=True, lstrip_blocks=True)
     return env.get_template("audit.html.j2").render(
         a=report, operators=mutants.OPERATORS, KILLED=KILLED, SURVIVED=SURVIVED, NOT_REACHED=NOT_REACHED, ERROR=ERROR,
-        UNREACHABLE=UNREACHABLE, EXPOSED=EXPOSED, LIBERTY=LIBERTY, EQUIVALENT=EQUIVALENT, table=operator_table(report),
+        UNREACHABLE=UNREACHABLE, EXPOSED=EXPOSED, LIBERTY=LIBERTY, EQUIVALENT=EQUIVALENT, NOT_VIABLE=NOT_VIABLE,
+        UNEXPLAINED=UNEXPLAINED, table=operator_table(report),
         first_difference=first_difference)
 
 
