@@ -167,7 +167,8 @@ def test_a_cluster_worker_builds_the_reference_from_its_own_copy(own_game_projec
     assert done.returncode == 1, done.stdout + done.stderr  # the bug fails its case
     with open(tmp_path / "there" / "gradebook.csv", encoding="utf-8") as handle:
         rows = {row["submission"]: row for row in csv.DictReader(handle)}
-    lost = {name: {item for item, points in graded.items() if float(rows[name][item]) < points} for name in rows}
+    column = {item: next(h for h in next(iter(rows.values())) if h.startswith(f"{item}: ")) for item in graded}
+    lost = {name: {item for item, points in graded.items() if float(rows[name][column[item]]) < points} for name in rows}
     assert lost == {"bug-wording": {"play"}, "bug-fixed-start": {"setup"}}
     built = list((tmp_path / "worker-cache" / "game-harness" / "builds").glob("*/out/Climb.class"))
     assert len(built) == 2  # the Java bug's build and the reference's, made on the worker

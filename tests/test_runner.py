@@ -4,6 +4,7 @@ import os
 import signal
 import subprocess
 import sys
+import termios
 import textwrap
 
 from harness.running import proctree, runner
@@ -71,6 +72,52 @@ def test_all_a_turn_printed_before_its_read_is_in_that_turn(tmp_path):
     outputs = [event["out"] for event in result.events if "out" in event]
     assert [output.count("x") for output in outputs] == [3 * 1500] * 300
     assert [output.rsplit("\n", 1)[-1] for output in outputs] == [f"turn {turn}> " for turn in range(300)]
+
+
+def test_a_read_that_ends_while_the_probe_looks_is_not_a_new_wait(tmp_path, monkeypatch):
+    # /proc is read one file at a time while the program runs on another core. Here the
+    # program is made to finish the read the typed line woke exactly between the probe's look
+    # at its state (asleep in read) and its look at the read count: that is the old wait,
+    # whose line the program has not answered yet, and typing the next line then would put
+    # this turn's output in the next one.
+    from harness.running import procwait
+    master, slave = os.openpty()
+    attrs = termios.tcgetattr(slave)
+    attrs[3] &= ~termios.ECHO
+    termios.tcsetattr(slave, termios.TCSANOW, attrs)
+    program = subprocess.Popen([sys.executable, "-S", "-c", "import os\nwhile os.read(0, 100): os.write(1, b'ok')"],
+                               stdin=slave, stdout=slave, stderr=slave)
+    os.close(slave)
+    try:
+        probe = procwait.WaitProbe(program.pid)
+        while not probe.waiting():  # the program starts and blocks in its first read
+            assert program.poll() is None
+        probe.fed()
+        real_read, woken = proctree.read, []
+
+        def read_then_wake(path):
+            text = real_read(path)
+            if path.endswith("/stat") and not woken:  # seen asleep: now the line arrives and is read
+                woken.append(path)
+                base = path.rsplit("/", 1)[0]
+                count = lambda: int(real_read(base + "/io").split("syscr:")[1].split()[0])
+                before = count()
+                os.write(master, b"line\n")
+                while count() == before:
+                    pass
+            return text
+
+        monkeypatch.setattr(proctree, "read", read_then_wake)
+        assert not probe.waiting()
+        assert woken
+        monkeypatch.setattr(proctree, "read", real_read)
+        assert os.read(master, 10) == b"ok"  # answered, and only now back in a read of its own
+        while not probe.waiting():
+            assert program.poll() is None
+    finally:
+        program.kill()
+        program.wait()
+        os.close(master)
 
 
 def test_inputs_running_out_ends_as_waiting(tmp_path):

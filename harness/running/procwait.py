@@ -17,9 +17,29 @@ _READ_SYSCALLS = {
 AVAILABLE = bool(_READ_SYSCALLS) and os.path.exists("/proc/self/task")
 
 
+def _reads_done(base: str) -> int | None:
+    """How many read() calls the task has finished (its syscr)."""
+    io = proctree.read(base + "/io")
+    if io is None:
+        return None
+    for line in io.splitlines():
+        if line.startswith("syscr:"):
+            return int(line.split()[1])
+    return None
+
+
 def _reading_stdin(pid: int, tid: int) -> int | None:
-    """The task's syscr if it sleeps in a read on fd 0, else None."""
+    """The task's syscr if it sleeps in a read on fd 0, else None.
+
+    /proc is read one file at a time while the program runs on another core: a task seen
+    asleep in the read that the last typed line wakes may finish that read a moment later,
+    and a count taken after that moment would pass it off as a new wait. So the count is
+    taken before and after the state, and only a state between two equal counts is trusted.
+    """
     base = f"/proc/{pid}/task/{tid}"
+    before = _reads_done(base)
+    if before is None:
+        return None
     syscall = proctree.read(base + "/syscall")
     if not syscall or syscall.startswith("running"):
         return None
@@ -32,13 +52,7 @@ def _reading_stdin(pid: int, tid: int) -> int | None:
     stat = proctree.read(base + "/stat")
     if not stat or stat[stat.rfind(")") + 2 : stat.rfind(")") + 3] != "S":
         return None
-    io = proctree.read(base + "/io")
-    if io is None:
-        return None
-    for line in io.splitlines():
-        if line.startswith("syscr:"):
-            return int(line.split()[1])
-    return None
+    return before if _reads_done(base) == before else None
 
 
 def cpu_ticks(root_pid: int) -> int:

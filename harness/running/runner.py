@@ -32,6 +32,7 @@ from harness.outcome import End
 # slack of the harness (50 us by default) is cut to 1 us while it drives a run.
 _FIRST_LOOK = 0.00002
 _LONGEST_LOOK = 0.008
+_BACKOFF = 2
 _TIMER_SLACK_NS = 1
 _DEFAULT_TIMER_SLACK_NS = 50_000  # what a program gets, as it would outside the harness
 _PR_SET_TIMERSLACK, _PR_GET_TIMERSLACK = 29, 30
@@ -290,7 +291,7 @@ class _Session:
                         f"input {self.typed + 1} typed after {limits.quiet_seconds:g} s of silence (no read() seen)"
                     )
             if not waiting:
-                interval = min(interval * 2, _LONGEST_LOOK)
+                interval = min(interval * _BACKOFF, _LONGEST_LOOK)
                 continue
             self._flush_turn()
             line = self.inputs.next_line("".join(self.so_far))
