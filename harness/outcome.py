@@ -11,6 +11,7 @@ KINDS = ("exit", "signal", "waiting", "timeout", "output-limit")
 
 @dataclass(frozen=True)
 class End:
+    """How a run ended (exit status, signal, waiting, timeout, output limit), compared with a case's."""
     kind: str  # one of KINDS
     status: int | None = None  # the exit status, for kind "exit"
     signal: str | None = None  # the signal's name (SIGSEGV), for kind "signal"

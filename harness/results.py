@@ -60,6 +60,7 @@ class Turn:
 
 @dataclass
 class CaseResult:
+    """How a submission did on one case: the verdict, its reason and the transcripts behind it."""
     name: str
     description: str
     rubric: str
@@ -104,6 +105,7 @@ class CaseResult:
 
 @dataclass
 class ItemScore:
+    """A rubric item's points for one submission."""
     id: str
     title: str
     weight: float
@@ -139,6 +141,7 @@ class BuildSummary:
 
 @dataclass
 class SubmissionResult:
+    """Everything one grading found about one submission: every report is written from this."""
     submission: str  # the path graded
     name: str  # unique among the submissions of one grading: the report folder's name
     game: str

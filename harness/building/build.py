@@ -37,7 +37,7 @@ from harness.building.intake import Choice, IntakeProblem, Submission
 from harness.loading.spec import Language, Spec, Target
 
 JVM_FLAGS = [
-    "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-Xshare:auto", "-Xmx256m",
+    "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1", "-XX:-UsePerfData", "-Xshare:auto", "-Xmx256m",
     "-XX:ErrorFile=/tmp/hs_err_%p.log", "-Dfile.encoding=UTF-8",
 ]
 RECIPES = {
@@ -65,6 +65,7 @@ NOT_A_VERDICT = ("Could not create the Java Virtual Machine", "OutOfMemoryError"
 
 @dataclass
 class Build:
+    """A target built from a submission (or why it could not be): where it is and how to run it."""
     target: str
     language: str | None
     ok: bool
@@ -290,6 +291,7 @@ def run_step(command: list[str], *, cwd: str, env: dict, timeout: float) -> subp
 
 @dataclass
 class Compiled:
+    """What the compile steps of one build did, for the report and the build cache."""
     ok: bool
     log: str
     reason: str = ""

@@ -36,6 +36,7 @@ class IntakeProblem(Exception):
 
 @dataclass
 class Submission:
+    """What intake made of a folder, archive or file: the files a build may use, and why not, if none."""
     root: Path  # the folder `files` are relative to
     files: list[str]  # regular files, relative POSIX paths, sorted
     notes: list[str] = field(default_factory=list)  # intake lines for the report
@@ -45,6 +46,7 @@ class Submission:
 
 @dataclass
 class Choice:
+    """The file intake chose for one name the spec asks for, and the candidates it left out."""
     wanted: str  # the name the spec asks for
     path: str | None  # the file used, relative to the submission root
     ignored: list[str] = field(default_factory=list)  # other candidates, left out
@@ -223,7 +225,6 @@ _ZIP_METHODS = (0, 8)  # stored and deflated (zipfile.ZIP_STORED, ZIP_DEFLATED):
 
 class _Budget:
     """Counts members and bytes against the caps."""
-
     def __init__(self, archive: str):
         self.archive, self.members, self.bytes = archive, 0, 0
 

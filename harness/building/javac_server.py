@@ -44,6 +44,7 @@ _CLASSPATH = ("-cp", "-classpath", "--class-path")
 
 @dataclass
 class Reply:
+    """The warm compiler's answer to one build."""
     status: int | None  # javac's exit status; None: the request ran over its time limit
     output: str  # what javac printed, file names as javac in the build folder prints them
 

@@ -17,6 +17,7 @@ QUIET, NORMAL, VERBOSE = "quiet", "normal", "verbose"
 
 @dataclass(frozen=True)
 class Style:
+    """How progress is shown: how much, in colour or not, with a live counter or not."""
     detail: str  # quiet | normal | verbose
     colour: bool
     counter: bool  # the live counter is drawn

@@ -37,6 +37,7 @@ if TYPE_CHECKING:  # the pool's module is imported when a pool is made: `harness
 
 @dataclass
 class Expected:
+    """The transcript and end a case expects for one run."""
     events: list[dict]
     end: End
     note: str = ""  # how it was obtained, when not the case's own
@@ -285,7 +286,6 @@ Progress = Callable[[int, int], None]  # (cases done, cases in all)
 
 class _Counter:
     """Cases finished so far, told to a progress callback (futures finish on pool threads)."""
-
     def __init__(self, total: int, progress: Progress | None):
         self.total, self.done, self.progress = total, 0, progress
         self._lock = threading.Lock()

@@ -52,7 +52,6 @@ DIFF_CHARS = 2000  # characters of each line that difflib aligns to say what dif
 
 class OverBudget(Exception):
     """Comparing one case used more CPU than its budget."""
-
     def __init__(self, seconds: float):
         super().__init__(f"comparing this case took more than {seconds:g} s of CPU")
         self.seconds = seconds
@@ -333,6 +332,7 @@ def turns_equal(expected: str, actual: str, view: View, last: bool) -> bool:
 
 @dataclass
 class Comparison:
+    """The turn-by-turn comparison of a run with its expectation, and where they first part."""
     passed: bool
     turns: list[Turn]
     first_divergence: int | None  # index of the first unequal turn that is scored

@@ -19,6 +19,7 @@ MODES = ("off", "shown", "state")
 
 @dataclass(frozen=True)
 class StateReader:
+    """Reads the game's state (the facts) from a turn's text, so a drawing of the board is compared by what it shows."""
     read: Callable[[str], list[tuple[str, str]]]
     carry: tuple[str, ...] = ()
     _read_before: dict = field(default_factory=dict, compare=False, repr=False)

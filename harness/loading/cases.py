@@ -12,6 +12,7 @@ from harness.loading.spec import Spec, check_policy
 
 @dataclass
 class Case:
+    """One case file, parsed and checked: its inputs, its expectation and what it is worth."""
     name: str
     path: Path
     description: str

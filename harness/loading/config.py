@@ -18,6 +18,7 @@ SANDBOX_VALUES = ("auto", "off")  # and the yes/no spellings of _TRUE / _FALSE
 
 @dataclass(frozen=True)
 class Settings:
+    """The HARNESS_* environment settings, read once per command."""
     root: Path | None  # HARNESS_ROOT: the project holding specs/ and cases/ (None: found from the install)
     sandbox: str  # HARNESS_SANDBOX: "auto" (bubblewrap when installed) or "off"
     jobs: int | None  # HARNESS_JOBS: parallel case workers (None: one per core plus one)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 @dataclass
 class Limits:
+    """What one run of a program may take: time per turn and in all, output, memory, tasks."""
     turn_seconds: float = 5.0  # from a typed line (or the start) to the next wait or the exit
     run_seconds: float = 30.0
     output_bytes: int = 1_000_000

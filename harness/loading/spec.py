@@ -25,6 +25,7 @@ MAX_SUBMISSION_SECONDS = 86400.0  # a day: the cap of the setting and of --budge
 
 @dataclass
 class Language:
+    """How one target is built in one language: the files it needs and its compile and run commands."""
     name: str
     files: list[str]
     support: list[str]
@@ -38,6 +39,7 @@ class Language:
 
 @dataclass
 class Target:
+    """A program the handout asks for (a game, a function): its reference's arguments and its languages."""
     id: str
     title: str
     reference_args: list[str]
@@ -47,6 +49,7 @@ class Target:
 
 @dataclass
 class RubricItem:
+    """One line of the handout's rubric: its points, its milestone, whether the harness grades it."""
     id: str
     title: str
     points: float
@@ -65,6 +68,7 @@ class BuiltReference:
 
 @dataclass
 class Spec:
+    """A game's spec.yaml, parsed and checked once: everything grading needs to know about the game."""
     game: str
     folder: Path
     title: str

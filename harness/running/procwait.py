@@ -28,6 +28,18 @@ def _reads_done(base: str) -> int | None:
     return None
 
 
+def _in_read_of_stdin(base: str) -> bool:
+    """The task is inside a read() on fd 0 (running or not)."""
+    syscall = proctree.read(base + "/syscall")
+    if not syscall or syscall.startswith("running"):
+        return False
+    fields = syscall.split()
+    try:
+        return int(fields[0]) in _READ_SYSCALLS and int(fields[1], 16) == 0
+    except (ValueError, IndexError):
+        return False
+
+
 def _reading_stdin(pid: int, tid: int) -> int | None:
     """The task's syscr if it sleeps in a read on fd 0, else None.
 
@@ -35,19 +47,13 @@ def _reading_stdin(pid: int, tid: int) -> int | None:
     asleep in the read that the last typed line wakes may finish that read a moment later,
     and a count taken after that moment would pass it off as a new wait. So the count is
     taken before and after the state, and only a state between two equal counts is trusted.
+    (A first look at the system call passes over the tasks that are not reading at all.)
     """
     base = f"/proc/{pid}/task/{tid}"
+    if not _in_read_of_stdin(base):
+        return None
     before = _reads_done(base)
-    if before is None:
-        return None
-    syscall = proctree.read(base + "/syscall")
-    if not syscall or syscall.startswith("running"):
-        return None
-    fields = syscall.split()
-    try:
-        if int(fields[0]) not in _READ_SYSCALLS or int(fields[1], 16) != 0:
-            return None
-    except (ValueError, IndexError):
+    if before is None or not _in_read_of_stdin(base):
         return None
     stat = proctree.read(base + "/stat")
     if not stat or stat[stat.rfind(")") + 2 : stat.rfind(")") + 3] != "S":
@@ -68,7 +74,6 @@ def cpu_ticks(root_pid: int) -> int:
 
 class WaitProbe:
     """Tracks the reader task of one child process tree."""
-
     def __init__(self, pid: int):
         self.pid = pid
         self._reader: tuple[int, int] | None = None

@@ -32,7 +32,7 @@ from harness.outcome import End
 # slack of the harness (50 us by default) is cut to 1 us while it drives a run.
 _FIRST_LOOK = 0.00002
 _LONGEST_LOOK = 0.008
-_BACKOFF = 2
+_BACKOFF = 1.25
 _TIMER_SLACK_NS = 1
 _DEFAULT_TIMER_SLACK_NS = 50_000  # what a program gets, as it would outside the harness
 _PR_SET_TIMERSLACK, _PR_GET_TIMERSLACK = 29, 30
@@ -40,7 +40,6 @@ _PR_SET_TIMERSLACK, _PR_GET_TIMERSLACK = 29, 30
 
 class Meter(Protocol):
     """What a run reports its time to when its submission has a time budget (budget.Meter)."""
-
     def left(self) -> float: ...
 
     def spend(self, seconds: float) -> float: ...  # the seconds left after these
@@ -48,6 +47,7 @@ class Meter(Protocol):
 
 @dataclass
 class RunResult:
+    """One run: the transcript of what was printed and typed, and how and why it ended."""
     events: list[dict]
     end: End
     detail: str = ""  # why the run ended, for a person
@@ -61,7 +61,6 @@ class RunResult:
 
 class FixedInputs:
     """The plain case: a list of lines, typed in order."""
-
     def __init__(self, lines):
         self.lines = [str(line) for line in lines]
         self._next = 0
@@ -191,7 +190,6 @@ class _Readable:
 
 class _Session:
     """The state of one run between spawn and end."""
-
     def __init__(self, child, inputs, limits: Limits, started: float, echo):
         self.child, self.inputs, self.limits, self.started, self.echo = child, inputs, limits, started, echo
         self.fd = child.child_fd

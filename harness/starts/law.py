@@ -25,6 +25,7 @@ CHECK_NAME = "start-distribution"
 
 @dataclass
 class Verdict:
+    """Whether the random starts seen follow the spec's law, with the counts that say so."""
     passed: bool | None  # None: too few values to judge
     counts: dict[str, int]  # per value of the law, and any value outside it
     expected: dict[str, float]  # per value of the law: the count a correct program has on average
