@@ -157,7 +157,7 @@ def parse_game(name: str, root: Path | None = None) -> tuple["Spec", str | None]
 
 
 def game_id(game: str, root: Path) -> str:
-    """The game a typed name stands for: its id, letter case aside (`Reversi`); a name that is
+    """The game a typed name stands for: its id, letter case aside (`My-Game` finds `my-game`); a name that is
     none gets the nearest ids offered. A name, never a path: "../x" or "/etc" find nothing."""
     known = games(root)
     by_case = {name.casefold(): name for name in known}

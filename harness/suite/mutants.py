@@ -169,18 +169,25 @@ def _text_variants(text: str) -> list[tuple[str, str, str]]:
     return out
 
 
+def between_markers(lines: list[str], begin: re.Pattern, end: re.Pattern) -> set[int]:
+    """The line numbers from each line matching `begin` to the next matching `end`, both included
+    (the reference's own blocks, whatever its language's comment syntax)."""
+    marked: set[int] = set()
+    start = None
+    for number, line in enumerate(lines, 1):
+        if begin.search(line):
+            start = number
+        elif end.search(line) and start is not None:
+            marked.update(range(start, number + 1))
+            start = None
+    return marked
+
+
 def _marked(source: str, tree: ast.Module) -> set[int]:
     """The lines of the code the reference marks as its own: a statement whose first line (or
     the line above it) carries MARKER, with everything in it; the lines between BEGIN and END."""
     lines = source.splitlines()
-    marked: set[int] = set()
-    start = None
-    for number, line in enumerate(lines, 1):
-        if BEGIN.search(line):
-            start = number
-        elif END.search(line) and start is not None:
-            marked.update(range(start, number + 1))
-            start = None
+    marked = between_markers(lines, BEGIN, END)
     for node in ast.walk(tree):
         if isinstance(node, ast.stmt):
             first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])

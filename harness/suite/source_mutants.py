@@ -25,7 +25,7 @@ import difflib
 import re
 from dataclasses import dataclass
 
-from harness.suite.mutants import Mutant
+from harness.suite.mutants import Mutant, between_markers
 
 LANGUAGES = {".java": "java", ".cpp": "cpp", ".cc": "cpp", ".cxx": "cpp", ".h": "cpp", ".hpp": "cpp",
              ".hh": "cpp", ".hxx": "cpp"}
@@ -205,14 +205,7 @@ def _marked(source: str, code: list[Token]) -> set[int]:
     """The lines the reference marks as its own: the statement (or method) starting on a
     MARKER line, or on the line after a comment-only MARKER line; the lines between BEGIN and END."""
     lines = source.splitlines()
-    marked: set[int] = set()
-    start = None
-    for number, line in enumerate(lines, 1):
-        if BEGIN.search(line):
-            start = number
-        elif END.search(line) and start is not None:
-            marked.update(range(start, number + 1))
-            start = None
+    marked = between_markers(lines, BEGIN, END)
     for number, line in enumerate(lines, 1):
         if not MARKER.search(line):
             continue
