@@ -19,7 +19,7 @@ from harness.building import reference
 from harness.loading import cases as caseload
 from harness.grading import submission as grading
 from harness.classes import progress
-from harness.running import sandbox
+from harness.running import launcher, sandbox
 from harness.loading import spec as specs
 from harness.running.environment import reference_env
 from harness.errors import InputError
@@ -400,6 +400,7 @@ def cmd_serve(args) -> int:
 
 
 def cmd_run(args) -> int:
+    launcher.for_this_process().prepare()  # made already by `harness` itself (entry.py), not by `python -m harness.cli`
     spec, milestone = _game(args.game)
     spec = _budgeted(spec, args)
     found = _load_cases(spec, milestone, args.select)

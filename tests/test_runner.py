@@ -93,28 +93,28 @@ def test_a_read_that_ends_while_the_probe_looks_is_not_a_new_wait(tmp_path, monk
         while not probe.waiting():  # the program starts and blocks in its first read
             assert program.poll() is None
         probe.fed()
-        real_read, woken = proctree.read, []
+        real_read, woken = procwait.TaskFiles.read, []
 
-        def read_then_wake(path):
-            text = real_read(path)
-            if path.endswith("/stat") and not woken:  # seen asleep: now the line arrives and is read
-                woken.append(path)
-                base = path.rsplit("/", 1)[0]
-                count = lambda: int(real_read(base + "/io").split("syscr:")[1].split()[0])
+        def read_then_wake(task, name):
+            text = real_read(task, name)
+            if name == "stat" and not woken:  # seen asleep: now the line arrives and is read
+                woken.append(task.tid)
+                count = lambda: int(real_read(task, "io").split("syscr:")[1].split()[0])
                 before = count()
                 os.write(master, b"line\n")
                 while count() == before:
                     pass
             return text
 
-        monkeypatch.setattr(proctree, "read", read_then_wake)
+        monkeypatch.setattr(procwait.TaskFiles, "read", read_then_wake)
         assert not probe.waiting()
         assert woken
-        monkeypatch.setattr(proctree, "read", real_read)
+        monkeypatch.setattr(procwait.TaskFiles, "read", real_read)
         assert os.read(master, 10) == b"ok"  # answered, and only now back in a read of its own
         while not probe.waiting():
             assert program.poll() is None
     finally:
+        probe.close()
         program.kill()
         program.wait()
         os.close(master)

@@ -10,7 +10,6 @@ import dataclasses
 import os
 import threading
 import time
-import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
@@ -25,7 +24,7 @@ from harness.loading.cases import Case
 from harness.loading.spec import Spec
 from harness.outcome import End
 from harness.results import FAILED, HARNESS_ERROR, PASSED, BuildSummary, Cause, CaseResult, SubmissionResult, Verdict
-from harness.running import proctree, runner, sandbox
+from harness.running import launcher, proctree, runner, sandbox
 from harness.running.budget import Budget, Meter, counter
 from harness.running.environment import Workdir, child_env, fork_server, reference_env
 from harness.safe_text import cap
@@ -275,6 +274,13 @@ def _bounded(result: CaseResult) -> CaseResult:
     return result
 
 
+def _failure() -> str:
+    """The exception being handled, with its traceback (imported only when the harness fails)."""
+    import traceback
+
+    return traceback.format_exc()
+
+
 def harness_error(case: Case, problem: str, cause: Cause | None = None) -> CaseResult:
     return CaseResult(case.name, case.description, case.rubric, case.points, case.visibility, HARNESS_ERROR,
                       reason=f"the harness failed on this case (not the program's fault): {problem.strip().splitlines()[-1]}",
@@ -312,7 +318,7 @@ def run_job(job: Job) -> CaseResult:
     try:
         return run_case(job.spec, job.case, job.build, job.budget)
     except Exception:  # any failure of the harness itself is this case's result, not the batch's end
-        return harness_error(job.case, traceback.format_exc())
+        return harness_error(job.case, _failure())
 
 
 # --- a whole submission ---------------------------------------------------------------
@@ -341,6 +347,13 @@ def summary(build: builder.Build) -> BuildSummary:
 def workers(configured: int | None = None) -> int:
     """Case workers: as asked, else HARNESS_JOBS, else one per core plus one."""
     return configured or config.load().jobs or (os.cpu_count() or 1) + 1
+
+
+def _start_worker() -> None:
+    """In each case worker as it starts: adopt orphans (child subreaper), so it can kill a
+    program's escaped processes, and make its first run's process (running.launcher)."""
+    proctree.adopt_orphans()
+    launcher.for_this_process().prepare()
 
 
 class Grader:
@@ -375,8 +388,7 @@ class Grader:
             if self._pool is not None and self._pool is broken:
                 self._pool = None
             if self._pool is None:
-                # each worker adopts orphans (child subreaper) so it can kill a program's escaped processes
-                self._pool = ProcessPoolExecutor(max_workers=self.jobs, initializer=proctree.adopt_orphans,
+                self._pool = ProcessPoolExecutor(max_workers=self.jobs, initializer=_start_worker,
                                                  mp_context=fork_server())
             return self._pool
 
@@ -408,7 +420,7 @@ class Grader:
                 results.append(harness_error(job.case, "a worker process died while running this case",
                                              Cause.WORKER_DIED))
             except Exception:
-                results.append(harness_error(job.case, traceback.format_exc()))
+                results.append(harness_error(job.case, _failure()))
         if any(r.cause == Cause.WORKER_DIED for r in results):
             self._workers(broken=self._pool)  # a fresh pool for the submissions that follow
         return results
@@ -454,7 +466,7 @@ def _build(submission: Path, spec: Spec, target: str, compiler: WarmJavac | None
     try:
         return builder.build(submission, spec, target, compiler)
     except Exception:
-        problem = traceback.format_exc()
+        problem = _failure()
         failed = builder.Build(target, None, False)
         failed.reason = f"the harness failed while building (not the program's fault): {problem.strip().splitlines()[-1]}"
         failed.log = problem

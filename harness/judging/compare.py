@@ -14,7 +14,6 @@ A program's output is hostile data: everything here runs in time linear in it (p
 code and RE2 patterns, which never backtrack; difflib only on a bounded part of a turn), and
 `compare_within` fails a case whose comparison still overruns a CPU budget.
 """
-import difflib
 import functools
 import re
 import signal
@@ -520,6 +519,8 @@ def _common_start(a, b) -> int:
 def _line_opcodes(exp_keys: list[str], act_keys: list[str]):
     """difflib's opcodes on the lines, bounded: beyond DIFF_LINES lines a side, only a window of
     DIFF_LINES lines after the common start is aligned. Also says whether the window was cut."""
+    import difflib  # aligning is for a failed comparison only: a passing run does not pay its import
+
     if len(exp_keys) <= DIFF_LINES and len(act_keys) <= DIFF_LINES:
         return difflib.SequenceMatcher(None, exp_keys, act_keys, autojunk=False).get_opcodes(), False
     start = _common_start(exp_keys, act_keys)
@@ -595,6 +596,8 @@ def _short(text: str | None, limit: int = 200) -> str | None:
 def _char_opcodes(exp: str, act: str):
     """difflib's opcodes on two lines' characters, bounded: long lines are aligned only on what
     lies between their common start and common end, and only if that is short; else None."""
+    import difflib  # as in _line_opcodes
+
     if len(exp) <= DIFF_CHARS and len(act) <= DIFF_CHARS:
         return difflib.SequenceMatcher(None, exp, act).get_opcodes()
     start = _common_start(exp, act)

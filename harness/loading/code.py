@@ -21,15 +21,24 @@ SUFFIXES = (".py", ".json", ".j2", ".yaml", ".java", ".html", ".css")
 PACKAGES = ("harness", "reference")
 
 
-def _files(root: Path) -> list[str]:
-    """The code files, as sorted paths relative to `root`."""
+def _files(root: Path) -> list[tuple[str, os.stat_result]]:
+    """The code files, as sorted paths relative to `root`, each with its stat (one directory
+    scan: no second look at each file)."""
     found = []
-    for package in PACKAGES:
-        for folder, folders, files in os.walk(root / package):
-            folders[:] = [name for name in folders if name != "__pycache__"]
-            found += [os.path.relpath(os.path.join(folder, name), root) for name in files
-                      if name.endswith(SUFFIXES)]
-    return sorted(found)
+    folders = list(PACKAGES)
+    while folders:
+        folder = folders.pop()
+        try:
+            entries = list(os.scandir(root / folder))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                if entry.name != "__pycache__":
+                    folders.append(f"{folder}/{entry.name}")
+            elif entry.name.endswith(SUFFIXES):
+                found.append((f"{folder}/{entry.name}", entry.stat()))
+    return sorted(found, key=lambda item: item[0])
 
 
 def _remembered_file() -> Path:
@@ -40,10 +49,10 @@ def _remembered_file() -> Path:
 def version() -> str:
     """A hash of every code file of the harness and reference packages (names and contents)."""
     root = paths.install_root()
-    names = _files(root)
+    files = _files(root)
+    names = [name for name, _ in files]
     stamp = hashlib.sha256()
-    for name in names:
-        info = os.stat(root / name)
+    for name, info in files:
         stamp.update(f"\0{name}\0{info.st_size}\0{info.st_mtime_ns}".encode("utf-8", "surrogateescape"))
     stamp.update(f"\0{root}".encode("utf-8", "surrogateescape"))
     try:

@@ -1,5 +1,4 @@
 """A game's spec: its reference, milestones, build targets, rubric and defaults."""
-import difflib
 import re
 import shlex
 import string
@@ -163,6 +162,8 @@ def game_id(game: str, root: Path) -> str:
     by_case = {name.casefold(): name for name in known}
     if game in known or game.casefold() in by_case:
         return game if game in known else by_case[game.casefold()]
+    import difflib  # only for a name that is no game's
+
     near = difflib.get_close_matches(game.casefold(), list(by_case), n=3, cutoff=0.6)
     hint = f"did you mean {' or '.join(by_case[n] for n in near)}? " if near else ""
     raise InputError(f"unknown game {game!r}; {hint}games: {', '.join(known) or 'none found'} "

@@ -209,6 +209,49 @@ def enter(name: str, limits: TreeLimits) -> bool:
     return True
 
 
+def join(name: str) -> bool:
+    """Make group `name` without limits yet and move the calling process into it: the first
+    step of a process made ahead of its run (`limit` follows before it executes anything).
+    False if there is no usable hierarchy."""
+    found = places()
+    if not found:
+        return False
+    for place in found:
+        folder = place.group(name)
+        os.makedirs(folder, exist_ok=True)
+        _write(os.path.join(folder, "cgroup.procs"), str(os.getpid()))
+    return True
+
+
+def limit(name: str, limits: TreeLimits) -> None:
+    """Set the limits of group `name`, which the calling process has joined."""
+    for place in places():
+        _set_limits(place, place.group(name), limits)
+
+
+def leave(name: str) -> None:
+    """Move the calling process back to the harness's own group and remove group `name`
+    (a process made ahead of a run that will never come)."""
+    for place in places():
+        try:
+            _write(os.path.join(place.folder, "cgroup.procs"), str(os.getpid()))
+            os.rmdir(place.group(name))
+        except OSError:
+            pass
+
+
+def threads(name: str) -> list[int] | None:
+    """Every task (thread) in group `name`, from one file; None where it cannot be read."""
+    for place in places():
+        listing = "cgroup.threads" if place.version == 2 else "tasks"
+        try:
+            with open(os.path.join(place.group(name), listing), "rb", buffering=0) as f:
+                return [int(tid) for tid in f.read().split()]
+        except (OSError, ValueError):
+            continue
+    return None
+
+
 def members(name: str) -> set[int]:
     """The processes in group `name`, in any hierarchy."""
     found = set()

@@ -28,6 +28,13 @@ def confine(tree: TreeLimits, cpu_seconds: int, file_bytes: int = FILE_BYTES) ->
         grouped = cgroups.enter(cgroups.name_for(os.getpid()), tree)
     except OSError:
         grouped = False
+    limit_process(grouped, tree, cpu_seconds, file_bytes)
+    return grouped
+
+
+def limit_process(grouped: bool, tree: TreeLimits, cpu_seconds: int, file_bytes: int = FILE_BYTES) -> None:
+    """The per-process limits, in the child before exec; without a control group (`grouped`
+    False) also memory and processes per process."""
     resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_FSIZE, (file_bytes, file_bytes))
@@ -35,7 +42,6 @@ def confine(tree: TreeLimits, cpu_seconds: int, file_bytes: int = FILE_BYTES) ->
         resource.setrlimit(resource.RLIMIT_DATA, (tree.memory_bytes, tree.memory_bytes))
         if os.geteuid() == 0:  # root itself is exempt; it binds the sandbox's per-run uid
             resource.setrlimit(resource.RLIMIT_NPROC, (tree.tasks, tree.tasks))
-    return grouped
 
 
 @dataclass

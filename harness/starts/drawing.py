@@ -11,7 +11,6 @@ import dataclasses
 import math
 from typing import Callable
 
-from harness.starts import law as distribution
 from harness.loading.cases import Case
 from harness.loading.random_start import RandomStart
 from harness.loading.spec import Spec
@@ -189,6 +188,7 @@ def law_check(spec: Spec, cases: list[Case], results: list[CaseResult], built: C
     rule = spec.random_start.law if spec.random_start is not None else None
     if rule is None:
         return []
+    from harness.starts import law as distribution  # only a random start with a law needs it
     named = next((c for c in cases if c.name == rule.case), None)
     if named is None or not built(named.target):
         return []
