@@ -1,4 +1,5 @@
 """Limits hold for a whole process tree; without the sandbox grading refuses unless told."""
+import os
 import subprocess
 
 import pytest
@@ -69,3 +70,23 @@ def test_without_bubblewrap_grading_refuses_unless_told(monkeypatch):
     finally:
         monkeypatch.undo()
         sandbox.available.cache_clear()
+
+
+@GROUPS
+def test_groups_left_by_a_killed_grading_are_swept_and_no_other():
+    ended = subprocess.Popen(["true"])
+    ended.wait()  # its pid names a group no process can be in any more
+    living = subprocess.Popen(["sleep", "30"])
+    stale, alive = cgroups.name_for(ended.pid), cgroups.name_for(living.pid)
+    try:
+        for place in cgroups.places():
+            os.makedirs(place.group(stale), exist_ok=True)
+            os.makedirs(place.group(alive), exist_ok=True)
+        cgroups.sweep()
+        for place in cgroups.places():
+            assert not os.path.isdir(place.group(stale))
+            assert os.path.isdir(place.group(alive))  # its process may be about to join it
+    finally:
+        living.kill()
+        living.wait()
+        cgroups.finish(alive)

@@ -13,7 +13,7 @@ from typing import Iterable, Iterator, Protocol
 from harness.classes import classroom
 from harness.grading import submission as grading
 from harness.results import BuildSummary, SubmissionResult, Verdict
-from harness.running import proctree, sandbox, stopping
+from harness.running import cgroups, proctree, sandbox, stopping
 from harness.running.environment import fork_server
 from harness.safe_text import cap, one_line, writable
 
@@ -65,6 +65,7 @@ class Local:
         self.stop = threading.Event()
         _workers_ignore_ctrl_c()
         proctree.adopt_orphans()
+        cgroups.sweep()  # what a grading killed with SIGKILL before this one left behind
         self.runs = stopping.Runs()
         self.grader = StoppableGrader(self.stop, jobs)
         self.builders = ThreadPoolExecutor(max_workers=threads or self.grader.jobs)

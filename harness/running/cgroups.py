@@ -240,6 +240,26 @@ def leave(name: str) -> None:
             pass
 
 
+def sweep() -> int:
+    """Remove the empty groups left by runs whose process is gone (a grading killed with
+    SIGKILL cannot remove its own); a group still holding a process stays. How many went."""
+    removed = 0
+    for place in places():
+        try:
+            names = [n for n in os.listdir(place.folder) if n.startswith(_PREFIX) and n[len(_PREFIX):].isdigit()]
+        except OSError:
+            continue
+        for name in names:
+            if os.path.exists(f"/proc/{name[len(_PREFIX):]}"):
+                continue  # its process is alive: a run or a process made ahead, someone's to remove
+            try:
+                os.rmdir(place.group(name))
+                removed += 1
+            except OSError:  # not empty: what it holds is ended by whoever finishes it
+                pass
+    return removed
+
+
 def threads(name: str) -> list[int] | None:
     """Every task (thread) in group `name`, from one file; None where it cannot be read."""
     for place in places():

@@ -25,9 +25,10 @@ from harness.outcome import End
 # A program answers a typed line within a fraction of a millisecond, in several writes. For
 # 0.5 ms after output or a typed line the harness looks again without sleeping: a harness
 # that sleeps between looks must be woken for each write, and on a virtual machine every
-# wake-up of an idle core costs tens of microseconds, twice a turn (a 64-turn Java game: 10 ms
-# of 180, measured with the whole run's CPU no higher). After that it looks again after 20 us,
-# backing off to 8 ms while the program computes. A wait seen is confirmed by one poll of the
+# wake-up of an idle core costs tens of microseconds, twice a turn (a 64-turn Java game: about
+# 14 ms of 195, the run's CPU, harness and program together, no higher); it looks at the
+# program every 20 us meanwhile. After that it looks again after 20 us, backing off to 8 ms
+# while the program computes. A wait seen is confirmed by one poll of the
 # pty without a timeout: the kernel's tty poll pushes what the program wrote before its read()
 # through to us first (n_tty_poll flushes the pty's buffer work), so output still in flight is
 # read before the next line is typed. Turns are a fraction of a millisecond apart, so the

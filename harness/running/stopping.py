@@ -13,7 +13,7 @@ import os
 import signal
 import time
 
-from harness.running import proctree
+from harness.running import cgroups, proctree
 
 _POLL_SECONDS = 0.05
 
@@ -49,13 +49,18 @@ def _signal(pids: list[int], number: int) -> None:
 
 def kill_all(rounds: int = 50) -> None:
     """SIGKILL whatever is still below this process, until nothing is (a fork in flight is
-    caught by the next round)."""
+    caught by the next round), then remove the control groups of those killed: a worker killed
+    here cannot remove the groups of its run or of the process it had made for the next one."""
+    killed: set[int] = set()
     for _ in range(rounds):
         left = proctree.alive(proctree.descendants())
         if not left:
             break
         _signal(left, signal.SIGKILL)
+        killed.update(left)
         time.sleep(_POLL_SECONDS)
+    for pid in killed:
+        cgroups.finish(cgroups.name_for(pid))
 
 
 def reap() -> None:
