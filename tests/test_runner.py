@@ -7,6 +7,8 @@ import sys
 import termios
 import textwrap
 
+import pytest
+
 from harness.running import proctree, runner
 from harness.running.environment import child_env
 from harness.outcome import End
@@ -15,14 +17,19 @@ from tests.helpers import alive
 LIMITS = runner.Limits(turn_seconds=3, run_seconds=10, output_bytes=20_000, quiet_seconds=1)
 
 
-def run_script(tmp_path, source, inputs=(), limits=LIMITS, env=None):
+def run_script(tmp_path, source, inputs=(), limits=LIMITS, env=None, spin=False):
     script = tmp_path / "prog.py"
     script.write_text(textwrap.dedent(source))
     return runner.run([sys.executable, "-S", str(script)], env=env or child_env(str(tmp_path)), cwd=str(tmp_path),
-                      inputs=runner.FixedInputs(inputs), limits=limits)
+                      inputs=runner.FixedInputs(inputs), limits=limits, spin=spin)
 
 
-def test_inputs_are_typed_only_when_the_program_reads(tmp_path):
+# a run with a core to itself looks without sleeping after each turn, one among others sleeps
+BOTH_PACES = pytest.mark.parametrize("spin", [False, True], ids=["sleeping", "spinning"])
+
+
+@BOTH_PACES
+def test_inputs_are_typed_only_when_the_program_reads(tmp_path, spin):
     # The program under test "thinks" between printing a prompt and reading (its own sleep; the
     # test itself waits on nothing): a line typed early would be echoed nowhere, but it would be
     # read before the second prompt is complete.
@@ -33,7 +40,7 @@ def test_inputs_are_typed_only_when_the_program_reads(tmp_path):
         print("thinking done")
         age = input("Age? ")
         print(f"{name} is {age}")
-    """, ["Ada", "36"])
+    """, ["Ada", "36"], spin=spin)
     assert result.end == End.exited(0)
     assert result.events == [{"out": "Name? "}, {"in": "Ada"}, {"out": "thinking done\nAge? "}, {"in": "36"},
                              {"out": "Ada is 36\n"}]
@@ -58,7 +65,8 @@ int main(void) {
 """
 
 
-def test_all_a_turn_printed_before_its_read_is_in_that_turn(tmp_path):
+@BOTH_PACES
+def test_all_a_turn_printed_before_its_read_is_in_that_turn(tmp_path, spin):
     # A turn's output is written in several system calls, the last one just before the read:
     # each line is typed only once all of it has been taken, so every turn's output is whole
     # and ends with its own prompt, on each of 300 turns.
@@ -67,7 +75,7 @@ def test_all_a_turn_printed_before_its_read_is_in_that_turn(tmp_path):
     subprocess.run(["gcc", "-O2", "-o", str(tmp_path / "turns"), str(source)], check=True)
     limits = runner.Limits(turn_seconds=3, run_seconds=30, output_bytes=10_000_000, quiet_seconds=1)
     result = runner.run([str(tmp_path / "turns")], env=child_env(str(tmp_path)), cwd=str(tmp_path),
-                        inputs=runner.FixedInputs(["go"] * 300), limits=limits)
+                        inputs=runner.FixedInputs(["go"] * 300), limits=limits, spin=spin)
     assert result.end == End.exited(0)
     outputs = [event["out"] for event in result.events if "out" in event]
     assert [output.count("x") for output in outputs] == [3 * 1500] * 300

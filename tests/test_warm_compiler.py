@@ -45,11 +45,14 @@ def build_folder(compiler: WarmJavac, name: str, text: str) -> tuple[str, list[s
 
 
 def ready(compiler: WarmJavac) -> None:
-    """The compiler starts once more than START_AFTER builds asked for it."""
-    for _ in range(START_AFTER + 1):
+    """One submission never pays for the compiler: the first START_AFTER builds run plain
+    javac and start nothing; the next starts it and waits until it is ready."""
+    for _ in range(START_AFTER):
         folder, command = build_folder(compiler, "B.java", HELLO)
-        assert compiler.compile(command, folder, 60) is None  # plain javac's turn while it starts
-    assert compiler.wait_ready(), "the warm compiler did not start"
+        assert compiler.compile(command, folder, 60) is None  # plain javac's turn
+    assert compiler.pid() is None
+    assert compiler.workspace() is not None, "the warm compiler did not start"
+    assert compiler.pid() is not None
 
 
 def test_the_same_diagnostics_as_the_javac_command(warm):
@@ -88,14 +91,13 @@ def test_a_graded_submission_built_by_it_passes(warm):
     assert result.builds["game"].intake[-1] == "built with javac (the warm compiler): Reversi.java"
 
 
-def test_plain_javac_takes_over_when_it_is_killed(warm):
+def test_plain_javac_takes_over_when_it_is_killed_and_a_fresh_compiler_the_next_build(warm, tmp_path):
     ready(warm)
-    os.killpg(warm.pid(), signal.SIGKILL)
-    folder, command = build_folder(warm, "A.java", BROKEN)
-    assert warm.compile(command, folder, 60) is None  # the caller runs javac itself
+    killed = warm.pid()
+    os.killpg(killed, signal.SIGKILL)
     sample = ROOT / "examples" / "reversi" / "correct-java"
     spec = specs.load("reversi")
-    built = builder.build(sample, spec, "game", warm)  # a fresh compiler is starting: plain javac meanwhile
+    built = builder.build(sample, spec, "game", warm)  # sent to the killed compiler: plain javac instead
     try:
         assert built.ok, built.reason
         assert (Path(built.out) / "Reversi.class").is_file()
@@ -103,6 +105,16 @@ def test_plain_javac_takes_over_when_it_is_killed(warm):
     finally:
         builder.cleanup(built)
     assert warm.answered == 0
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "Reversi.java").write_text((sample / "Reversi.java").read_text() + "// another submission\n")
+    again = builder.build(other, spec, "game", warm)  # starts a fresh compiler and waits for it
+    try:
+        assert again.ok and again.intake[-1] == "built with javac (the warm compiler): Reversi.java", again.intake
+        assert warm.pid() not in (None, killed)
+    finally:
+        builder.cleanup(again)
+    assert warm.answered == 1
 
 
 def test_two_threads_compile_at_once(warm):

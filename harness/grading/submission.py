@@ -86,13 +86,14 @@ def _program_args(spec: Spec, case: Case) -> list[str]:
 
 
 def _run_program(spec: Spec, case: Case, build: builder.Build, home: str, inputs,
-                 meter: Meter | None = None) -> tuple[list[str], runner.RunResult]:
-    """The program's run; with a meter, counted against its submission's budget as it goes."""
+                 meter: Meter | None = None, spin: bool = False) -> tuple[list[str], runner.RunResult]:
+    """The program's run; with a meter, counted against its submission's budget as it goes;
+    `spin` when it has a core to itself (runner.run)."""
     command = build.command(_program_args(spec, case))
     confined = sandbox.wrap(command, writable=[home], readable=[build.src] if build.src else [],
                             hidden=build.hidden, cwd=home) if build.sandboxed else command
     limits = dataclasses.replace(case_limits(spec, case), budget=meter)
-    run = runner.run(confined, env=child_env(home), cwd=home, inputs=inputs, limits=limits)
+    run = runner.run(confined, env=child_env(home), cwd=home, inputs=inputs, limits=limits, spin=spin)
     if build.sandboxed and run.end.kind == "exit":
         run.end = End.parse(sandbox.exit_status(run.end.status))
     return command, run
@@ -157,13 +158,13 @@ def _show_as_printed(turns, printed_events: list[dict]) -> None:
             turn.actual = printed[turn.index]
 
 
-def _attempt(spec: Spec, case: Case, build: builder.Build,
-             meter: Meter | None = None) -> tuple[CaseResult, StartProblem | None]:
+def _attempt(spec: Spec, case: Case, build: builder.Build, meter: Meter | None = None,
+             spin: bool = False) -> tuple[CaseResult, StartProblem | None]:
     """Run once, then judge; a start that cannot be graded comes back as the problem."""
     result = CaseResult(case.name, case.description, case.rubric, case.points, case.visibility)
     with Workdir() as home:
         inputs = make_inputs(spec, case, home)
-        result.command, run = _run_program(spec, case, build, home, inputs, meter)
+        result.command, run = _run_program(spec, case, build, home, inputs, meter, spin)
         result.actual, result.actual_end, result.detail = run.events, run.end, run.detail
         result.cause = Cause.BUDGET_SPENT if run.budget_spent else None
         result.notes, result.seconds = list(run.notes), run.seconds
@@ -202,21 +203,21 @@ def _out_of_time(case: Case, budget: Budget) -> CaseResult:
                       reason=f"not run: {budget.describe()}", cause=Cause.OUT_OF_TIME)
 
 
-def _metered_attempt(spec: Spec, case: Case, build: builder.Build,
-                     budget: Budget | None) -> tuple[CaseResult, StartProblem | None]:
+def _metered_attempt(spec: Spec, case: Case, build: builder.Build, budget: Budget | None,
+                     spin: bool = False) -> tuple[CaseResult, StartProblem | None]:
     """One attempt within the submission's time budget: none once it is spent; else the
     program's run is capped by what is left and stopped when it runs out, and the whole
     attempt's time (the reference's re-run and the comparison too) is counted, so only the
     submission's own work is, never its cases' wait in the queue. A run the budget stopped
     fails its case for the program, and says so, whatever its output showed."""
     if budget is None:
-        return _attempt(spec, case, build)
+        return _attempt(spec, case, build, spin=spin)
     if budget.left() <= 0:
         return _out_of_time(case, budget), None
     meter = Meter(budget)
     started = time.monotonic()
     try:
-        result, problem = _attempt(spec, case, build, meter)
+        result, problem = _attempt(spec, case, build, meter, spin)
     finally:
         budget.spend(time.monotonic() - started - meter.counted)
     if result.cause == Cause.BUDGET_SPENT:
@@ -228,25 +229,28 @@ def _metered_attempt(spec: Spec, case: Case, build: builder.Build,
     return result, problem
 
 
-def _run_drawn(spec: Spec, case: Case, build: builder.Build, budget: Budget | None = None) -> CaseResult:
+def _run_drawn(spec: Spec, case: Case, build: builder.Build, budget: Budget | None = None,
+               spin: bool = False) -> CaseResult:
     """The case run until it draws a start it can be graded on (`drawing.draw`), with every
     start the program showed on the way, for the check of its random setup."""
     drawn: list[str] = []
     broken: list[str] = []
-    result = drawing.draw(spec, case, lambda: _metered_attempt(spec, case, build, budget), drawn, broken)
+    result = drawing.draw(spec, case, lambda: _metered_attempt(spec, case, build, budget, spin), drawn, broken)
     result.starts, result.against_rules = drawn, broken
     return result
 
 
-def run_case(spec: Spec, case: Case, build: builder.Build, budget: Budget | None = None) -> CaseResult:
+def run_case(spec: Spec, case: Case, build: builder.Build, budget: Budget | None = None,
+             spin: bool = False) -> CaseResult:
     """Run the case as many times as it asks; keep the first run that is not a pass, or the last.
+    `spin`: its runs have a core to themselves (runner.run).
     A case whose budget runs out before its last repeat fails: passing fewer runs than it asks
     for would let a slow program skip the runs that catch its luck."""
     result = None
     drawn: list[str] = []
     broken: list[str] = []
     for attempt in range(case.repeat):
-        result = _run_drawn(spec, case, build, budget)
+        result = _run_drawn(spec, case, build, budget, spin)
         drawn += result.starts
         broken += result.against_rules
         skipped = not result.ran
@@ -313,10 +317,10 @@ class Job:
     budget: Budget | None = None  # the submission's time budget, shared by all its jobs (None: unbounded)
 
 
-def run_job(job: Job) -> CaseResult:
+def run_job(job: Job, spin: bool = False) -> CaseResult:
     """In a worker: never raises, whatever the case does."""
     try:
-        return run_case(job.spec, job.case, job.build, job.budget)
+        return run_case(job.spec, job.case, job.build, job.budget, spin)
     except Exception:  # any failure of the harness itself is this case's result, not the batch's end
         return harness_error(job.case, _failure())
 
@@ -362,6 +366,8 @@ class Grader:
 
     def __init__(self, jobs: int | None = None, inline: bool = False):
         self.jobs = workers(jobs)
+        # each run gets a core for its program and one for its harness to spin on (runner.run)
+        self.spin = 2 * self.jobs <= (os.cpu_count() or 1)
         self.inline = inline  # a grading of one case may run it in this process (nothing else reaps here)
         self._pool: "ProcessPoolExecutor | None" = None
         self._lock = threading.Lock()  # submissions are graded from several builder threads
@@ -398,7 +404,7 @@ class Grader:
         if self.inline and len(jobs) == 1 and self._pool is None:
             # one case alone (`harness run -k`): starting a pool would cost more than the case
             proctree.adopt_orphans()
-            return [run_job(jobs[0])]
+            return [run_job(jobs[0], spin=True)]
         from concurrent.futures.process import BrokenProcessPool
 
         futures = [None] * len(jobs)
@@ -407,9 +413,9 @@ class Grader:
         for index in sorted(range(len(jobs)), key=lambda i: -jobs[i].case.repeat):
             pool = self._workers()
             try:
-                futures[index] = pool.submit(run_job, jobs[index])
+                futures[index] = pool.submit(run_job, jobs[index], self.spin)
             except BrokenProcessPool:
-                futures[index] = self._workers(broken=pool).submit(run_job, jobs[index])
+                futures[index] = self._workers(broken=pool).submit(run_job, jobs[index], self.spin)
             if progress is not None:
                 futures[index].add_done_callback(finished.tick)
         results = []

@@ -12,6 +12,7 @@ from typing import Callable
 from harness.running import proctree
 
 _WALK_EVERY = 0.002  # seconds between looks at every task while the last reader computes
+_WALK_FIRST_EVERY = 0.001  # ... and while no task has read yet (a JVM starts a dozen threads)
 
 # read, pread64, readv on each architecture's syscall table
 _READ_SYSCALLS = {
@@ -59,10 +60,12 @@ def _reads_done(task: TaskFiles) -> int | None:
     return None
 
 
-def _in_read_of_stdin(task: TaskFiles) -> bool:
-    """The task is inside a read() on fd 0 (running or not)."""
+def _in_read_of_stdin(task: TaskFiles) -> bool | None:
+    """The task is inside a read() on fd 0 (running or not); None once it is gone."""
     syscall = task.read("syscall")
-    if not syscall or syscall.startswith("running"):
+    if syscall is None:
+        return None
+    if syscall.startswith("running"):
         return False
     fields = syscall.split()
     try:
@@ -71,17 +74,14 @@ def _in_read_of_stdin(task: TaskFiles) -> bool:
         return False
 
 
-def _reading_stdin(task: TaskFiles) -> int | None:
-    """The task's syscr if it sleeps in a read on fd 0, else None.
+def _asleep_in_read(task: TaskFiles) -> int | None:
+    """For a task just seen in a read on fd 0: its syscr if it sleeps in that read, else None.
 
     /proc is read one file at a time while the program runs on another core: a task seen
     asleep in the read that the last typed line wakes may finish that read a moment later,
     and a count taken after that moment would pass it off as a new wait. So the count is
     taken before and after the state, and only a state between two equal counts is trusted.
-    (A first look at the system call passes over the tasks that are not reading at all.)
     """
-    if not _in_read_of_stdin(task):
-        return None
     before = _reads_done(task)
     if before is None or not _in_read_of_stdin(task):
         return None
@@ -89,6 +89,12 @@ def _reading_stdin(task: TaskFiles) -> int | None:
     if not stat or stat[stat.rfind(")") + 2 : stat.rfind(")") + 3] != "S":
         return None
     return before if _reads_done(task) == before else None
+
+
+def _reading_stdin(task: TaskFiles) -> int | None:
+    """The task's syscr if it sleeps in a read on fd 0, else None. (A first look at the
+    system call passes over the tasks that are not reading at all: one pread each.)"""
+    return _asleep_in_read(task) if _in_read_of_stdin(task) else None
 
 
 def cpu_ticks(root_pid: int) -> int:
@@ -130,13 +136,17 @@ class WaitProbe:
         The task that read last is looked at first; every task only when it is gone, or now
         and then while it computes (another thread may take over the reading)."""
         reader = self._reader
+        now = time.monotonic()
         if reader is not None:
-            syscr = _reading_stdin(reader)
+            reading = _in_read_of_stdin(reader)
+            syscr = _asleep_in_read(reader) if reading else None
             if syscr is not None:
                 return self._found(reader, syscr)
-            if reader.read("stat") is not None and time.monotonic() - self._walked_at < _WALK_EVERY:
+            if reading is not None and now - self._walked_at < _WALK_EVERY:
                 return False
-        self._walked_at = time.monotonic()
+        elif now - self._walked_at < _WALK_FIRST_EVERY:
+            return False
+        self._walked_at = now
         listed = self._all_tasks()
         for tid in set(self._tasks) - set(listed):  # ended tasks: their files are let go
             self._tasks.pop(tid).close()

@@ -22,21 +22,24 @@ from harness.running import proctree, procwait
 from harness.running.budget import METER_SECONDS, SPENT as BUDGET_SPENT
 from harness.outcome import End
 
-# A program answers a typed line within a fraction of a millisecond, in several writes. For
-# 0.5 ms after output or a typed line the harness looks again without sleeping: a harness
-# that sleeps between looks must be woken for each write, and on a virtual machine every
-# wake-up of an idle core costs tens of microseconds, twice a turn (a 64-turn Java game: about
-# 14 ms of 195, the run's CPU, harness and program together, no higher); it looks at the
-# program every 20 us meanwhile. After that it looks again after 20 us, backing off to 8 ms
-# while the program computes. A wait seen is confirmed by one poll of the
+# A program answers a typed line within a fraction of a millisecond, in several writes, and
+# the harness cannot be told when it starts to wait: it looks. Each sleep between looks costs
+# the harness about 25 us of CPU on a virtual machine (a timer and a wake-up), more than the
+# look itself. So after a look it sleeps 0.1 ms, doubling to 8 ms while the program computes;
+# output wakes it at once. A run that has a core of its own (`spin`: `harness run` of one case)
+# also looks without sleeping for 0.5 ms after output or a typed line, every 50 us: a 64-turn
+# Java game's run about 10 ms shorter. Where every core is busy with other runs (a class), the
+# CPU that spinning and short sleeps take is the other runs' time (a class of 12 x 20 Reversi
+# runs on 2 cores: 13.1 s with a spin and a backoff of 1.25, 12.2 s without a spin and doubling).
+# A wait seen is confirmed by one poll of the
 # pty without a timeout: the kernel's tty poll pushes what the program wrote before its read()
 # through to us first (n_tty_poll flushes the pty's buffer work), so output still in flight is
 # read before the next line is typed. Turns are a fraction of a millisecond apart, so the
 # timer slack of the harness (50 us by default) is cut to 1 us while it drives a run.
 _SPIN = 0.0005
-_FIRST_LOOK = 0.00002
+_FIRST_LOOK = 0.00005
 _LONGEST_LOOK = 0.008
-_BACKOFF = 1.25
+_BACKOFF = 2.0
 _TIMER_SLACK_NS = 1
 _DEFAULT_TIMER_SLACK_NS = 50_000  # what a program gets, as it would outside the harness
 
@@ -113,8 +116,9 @@ def _signal_name(number: int) -> str:
         return str(number)
 
 
-def run(command: list[str], *, env: dict, cwd: str, inputs, limits: Limits, echo=None) -> RunResult:
-    """Run `command` to its end; `inputs.next_line(output_so_far)` supplies each typed line."""
+def run(command: list[str], *, env: dict, cwd: str, inputs, limits: Limits, echo=None, spin: bool = False) -> RunResult:
+    """Run `command` to its end; `inputs.next_line(output_so_far)` supplies each typed line.
+    `spin`: the run has a core to itself, so the harness may look without sleeping after each turn."""
     launcher = launch.for_this_process()
     before = proctree.children("self")
     started = time.monotonic()
@@ -128,7 +132,7 @@ def run(command: list[str], *, env: dict, cwd: str, inputs, limits: Limits, echo
     child.delayafterclose = 0
     child.delayafterterminate = 0
     result = None
-    session = _Session(child, inputs, limits, started, echo)
+    session = _Session(child, inputs, limits, started, echo, _SPIN if spin else 0.0)
     slack = launch.timer_slack(_TIMER_SLACK_NS)
     try:
         result = session.drive()
@@ -171,8 +175,9 @@ class _Readable:
 
 class _Session:
     """The state of one run between spawn and end."""
-    def __init__(self, child, inputs, limits: Limits, started: float, echo):
+    def __init__(self, child, inputs, limits: Limits, started: float, echo, spin_seconds: float):
         self.child, self.inputs, self.limits, self.started, self.echo = child, inputs, limits, started, echo
+        self.spin_seconds = spin_seconds
         self.fd = child.fd
         self.poller = _Readable(self.fd)
         group = cgroups.name_for(child.pid)
@@ -257,7 +262,7 @@ class _Session:
                 interval, last_activity = 0.0, time.monotonic()
                 continue
             if interval == 0.0 and now - looked_at < _FIRST_LOOK:
-                continue  # spinning: the pty is watched all the time, the program every 20 us
+                continue  # spinning: the pty is watched all the time, the program every 50 us
             looked_at = now
             if not self.child.isalive():
                 return self._ended()
@@ -274,7 +279,7 @@ class _Session:
                         f"input {self.typed + 1} typed after {limits.quiet_seconds:g} s of silence (no read() seen)"
                     )
             if not waiting:
-                spinning = now - last_activity < _SPIN
+                spinning = now - last_activity < self.spin_seconds
                 interval = 0.0 if spinning else min(max(interval, _FIRST_LOOK) * _BACKOFF, _LONGEST_LOOK)
                 continue
             self._flush_turn()
