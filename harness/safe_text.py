@@ -50,21 +50,33 @@ def _harmful(char: str) -> bool:
     return unicodedata.category(char) in ("Cf", "Zl", "Zp", "Cs")
 
 
+# the characters worth a look: all but printable ASCII (and newline and tab, for `visible`);
+# one character class each, so a scan is linear whatever the text
+_SUSPECT = re.compile("[^\x20-\x7e\n\t]")
+_SUSPECT_ON_ONE_LINE = re.compile("[^\x20-\x7e]")
+
+
+def _marked(match: re.Match) -> str:
+    char = match.group(0)
+    return _shown(char) if _harmful(char) else char
+
+
+def _marked_on_one_line(match: re.Match) -> str:
+    char = match.group(0)
+    return _shown(char) if char in _KEPT or _harmful(char) else char
+
+
 def visible(text: str) -> str:
     """`text` with every control, bidi and format character (except newline and tab) shown as
     a visible mark: ESC as ␛, other C0 characters as their control pictures (␀ ␇ ␍ …), DEL as
     ␡, a byte that is not UTF-8 as ⟨0xE9⟩, the rest as ⟨U+202E⟩."""
-    if text.isascii() and text.isprintable():
-        return text
-    return "".join(_shown(c) if _harmful(c) else c for c in text)
+    return _SUSPECT.sub(_marked, text)
 
 
 def one_line(text: str) -> str:
     """`text` as `visible` shows it, newlines and tabs shown too (␊ ␉): a file name or a one-line
     message can never start a line of its own in a terminal or a report."""
-    if text.isascii() and text.isprintable():
-        return text
-    return "".join(_shown(c) if c in _KEPT or _harmful(c) else c for c in text)
+    return _SUSPECT_ON_ONE_LINE.sub(_marked_on_one_line, text)
 
 
 def writable(text: str) -> str:

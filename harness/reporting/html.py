@@ -5,6 +5,7 @@ control and direction-changing characters are shown as visible symbols, so a rep
 readable and small whatever the program did.
 """
 import difflib
+import functools
 import re
 
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -58,7 +59,9 @@ def safe_text(text, limit: int = TEXT_CHARS) -> str:
     return visible(cap(str(text), limit))
 
 
+@functools.cache
 def _environment() -> Environment:
+    """Made once a process: its templates are compiled on first use (20 ms each) and kept."""
     env = Environment(loader=PackageLoader("harness.reporting", "templates"), autoescape=select_autoescape(["html", "j2"]),
                       trim_blocks=True, lstrip_blocks=True)
     env.filters["ws"] = whitespace
