@@ -12,7 +12,7 @@ from typing import Callable
 from harness.running import proctree
 
 _WALK_EVERY = 0.002  # seconds between looks at every task while the last reader computes
-_WALK_FIRST_EVERY = 0.001  # ... and while no task has read yet (a JVM starts a dozen threads)
+_WALK_FIRST_EVERY = 0.00025  # ... and while no task has read yet (a JVM starts a dozen threads)
 
 # read, pread64, readv on each architecture's syscall table
 _READ_SYSCALLS = {

@@ -27,7 +27,7 @@ from harness.outcome import End
 # the harness about 25 us of CPU on a virtual machine (a timer and a wake-up), more than the
 # look itself. So after a look it sleeps 0.1 ms, doubling to 8 ms while the program computes;
 # output wakes it at once. A run that has a core of its own (`spin`: `harness run` of one case)
-# also looks without sleeping for 0.5 ms after output or a typed line, every 50 us: a 64-turn
+# also looks without sleeping for 0.5 ms after output or a typed line, every 20 us: a 64-turn
 # Java game's run about 10 ms shorter. Where every core is busy with other runs (a class), the
 # CPU that spinning and short sleeps take is the other runs' time (a class of 12 x 20 Reversi
 # runs on 2 cores: 13.1 s with a spin and a backoff of 1.25, 12.2 s without a spin and doubling).
@@ -37,7 +37,8 @@ from harness.outcome import End
 # read before the next line is typed. Turns are a fraction of a millisecond apart, so the
 # timer slack of the harness (50 us by default) is cut to 1 us while it drives a run.
 _SPIN = 0.0005
-_FIRST_LOOK = 0.00005
+_SPIN_LOOK = 0.00002
+_FIRST_SLEEP = 0.0001
 _LONGEST_LOOK = 0.008
 _BACKOFF = 2.0
 _TIMER_SLACK_NS = 1
@@ -261,8 +262,8 @@ class _Session:
                     return self._finish(End("output-limit"), f"printed more than {limits.output_bytes:,} bytes")
                 interval, last_activity = 0.0, time.monotonic()
                 continue
-            if interval == 0.0 and now - looked_at < _FIRST_LOOK:
-                continue  # spinning: the pty is watched all the time, the program every 50 us
+            if interval == 0.0 and now - looked_at < _SPIN_LOOK:
+                continue  # spinning: the pty is watched all the time, the program every 20 us
             looked_at = now
             if not self.child.isalive():
                 return self._ended()
@@ -280,7 +281,7 @@ class _Session:
                     )
             if not waiting:
                 spinning = now - last_activity < self.spin_seconds
-                interval = 0.0 if spinning else min(max(interval, _FIRST_LOOK) * _BACKOFF, _LONGEST_LOOK)
+                interval = 0.0 if spinning else min(max(interval * _BACKOFF, _FIRST_SLEEP), _LONGEST_LOOK)
                 continue
             self._flush_turn()
             line = self.inputs.next_line("".join(self.so_far))
