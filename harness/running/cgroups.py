@@ -195,30 +195,19 @@ def _set_limits(place: Place, folder: str, limits: TreeLimits) -> None:
         _write(path, str(value))
 
 
-def enter(name: str, limits: TreeLimits) -> bool:
-    """Make group `name` with `limits` and move the calling process into it (call it in the
-    child, before exec). False if there is no usable hierarchy."""
+def join(name: str, limits: TreeLimits | None = None) -> bool:
+    """Make group `name` and move the calling process into it (call it in the child, before
+    exec); with `limits`, they are set before the process enters. Without them, the first step
+    of a process made ahead of its run (`limit` follows before it executes anything). False if
+    there is no usable hierarchy."""
     found = places()
     if not found:
         return False
     for place in found:
         folder = place.group(name)
         os.makedirs(folder, exist_ok=True)
-        _set_limits(place, folder, limits)
-        _write(os.path.join(folder, "cgroup.procs"), str(os.getpid()))
-    return True
-
-
-def join(name: str) -> bool:
-    """Make group `name` without limits yet and move the calling process into it: the first
-    step of a process made ahead of its run (`limit` follows before it executes anything).
-    False if there is no usable hierarchy."""
-    found = places()
-    if not found:
-        return False
-    for place in found:
-        folder = place.group(name)
-        os.makedirs(folder, exist_ok=True)
+        if limits is not None:
+            _set_limits(place, folder, limits)
         _write(os.path.join(folder, "cgroup.procs"), str(os.getpid()))
     return True
 

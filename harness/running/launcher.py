@@ -17,6 +17,7 @@ parent's spare.
 import atexit
 import ctypes
 import fcntl
+import functools
 import gc
 import marshal
 import os
@@ -243,9 +244,15 @@ def _wait_and_execute(command_read: int, failed_write: int) -> None:
 def timer_slack(nanoseconds: int) -> int | None:
     """Set the calling thread's timer slack; returns the one it had (None where prctl is missing)."""
     try:
-        libc = ctypes.CDLL(None, use_errno=True)
+        libc = _libc()
         before = libc.prctl(_PR_GET_TIMERSLACK, 0, 0, 0, 0)
         libc.prctl(_PR_SET_TIMERSLACK, ctypes.c_ulong(nanoseconds), 0, 0, 0)
         return before
     except (OSError, AttributeError):
         return None
+
+
+@functools.cache
+def _libc() -> ctypes.CDLL:
+    """The C library, loaded once a process (timer_slack is called twice a run)."""
+    return ctypes.CDLL(None, use_errno=True)

@@ -25,7 +25,7 @@ BUILD_TREE = TreeLimits(memory_bytes=2 << 30, tasks=256)  # a compiler and every
 def confine(tree: TreeLimits, cpu_seconds: int, file_bytes: int = FILE_BYTES) -> bool:
     """Call in the child before exec. True if a control group bounds the whole tree."""
     try:
-        grouped = cgroups.enter(cgroups.name_for(os.getpid()), tree)
+        grouped = cgroups.join(cgroups.name_for(os.getpid()), tree)
     except OSError:
         grouped = False
     limit_process(grouped, tree, cpu_seconds, file_bytes)

@@ -29,13 +29,13 @@ from harness.outcome import End
 # output wakes it at once. A run that has a core of its own (`spin`: `harness run` of one case)
 # also looks without sleeping for 0.5 ms after output or a typed line, every 20 us: a 64-turn
 # Java game's run about 10 ms shorter. Where every core is busy with other runs (a class), the
-# CPU that spinning and short sleeps take is the other runs' time (a class of 12 x 20 Reversi
-# runs on 2 cores: 13.1 s with a spin and a backoff of 1.25, 12.2 s without a spin and doubling).
-# A wait seen is confirmed by one poll of the
-# pty without a timeout: the kernel's tty poll pushes what the program wrote before its read()
-# through to us first (n_tty_poll flushes the pty's buffer work), so output still in flight is
-# read before the next line is typed. Turns are a fraction of a millisecond apart, so the
-# timer slack of the harness (50 us by default) is cut to 1 us while it drives a run.
+# CPU that spinning and short sleeps take is the other runs' time (240 runs of a Java game on
+# 2 cores: 13.1 s with a spin and a backoff of 1.25, 12.2 s without a spin and doubling).
+# A wait seen is confirmed by one poll of the pty without a timeout: the kernel's tty poll
+# pushes what the program wrote before its read() through to us first (n_tty_poll flushes the
+# pty's buffer work), so output still in flight is read before the next line is typed. Turns
+# are a fraction of a millisecond apart, so the timer slack of the harness (50 us by default)
+# is cut to 1 us while it drives a run.
 _SPIN = 0.0005
 _SPIN_LOOK = 0.00002
 _FIRST_SLEEP = 0.0001
