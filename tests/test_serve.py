@@ -109,10 +109,12 @@ class Server:
             return problem.code, problem.read()
 
     def upload(self, student, files, token=None, headers=None, fields=None):
-        """files: [(name, bytes)]; the token in the form body unless given as a header."""
+        """files: [(name, bytes)]; the student's token in the Authorization header (the service
+        reads no body before it has checked the token) unless another token is given."""
         boundary = uuid.uuid4().hex
         out = io.BytesIO()
-        form = {"game": "tally", **({"token": self.tokens[student]} if student else {}), **(fields or {})}
+        token = token or (self.tokens[student] if student else None)
+        form = {"game": "tally", **(fields or {})}
         for name, value in form.items():
             out.write(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode())
         for name, data in files:

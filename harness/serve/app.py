@@ -3,7 +3,12 @@ instructor's pages under /instructor, and the API's OpenAPI document at /openapi
 
 No cookies: a student's token travels in the form body (an upload) or an Authorization header
 (everything else), never in a URL, so it is in no access log and no cross-site page can post
-with it; a POST from another origin is refused as well."""
+with it; a POST from another origin is refused as well.
+
+What one client does never makes another wait: an anonymous request is answered before its body
+is read, a student has one upload received at a time and a few long polls held at once (each an
+await, no thread), bodies go to disk among a bounded few, and the slow work of an upload (its
+archive taken in) runs on a thread of its own under no shared lock."""
 import asyncio
 import base64
 import binascii
@@ -16,23 +21,29 @@ from urllib.parse import urlsplit
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from harness.building import intake
 from harness.reporting import html as report_html
-from harness.serve import openapi, page, views
+from harness.serve import form, openapi, page, views
 from harness.serve.queue import Game, Worker
 from harness.serve.store import DONE, QUEUED, Store
 from harness.serve.tokens import Roster
 
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024  # one upload's whole request body
 MAX_FILES = 50  # files in one upload
-MAX_NAME_CHARS = 100
+MAX_NAME_CHARS = form.MAX_NAME_CHARS
+safe_name = form.safe_name
 RATE_PER_HOUR = 20
 DRAINED = 8  # an upload over the cap is read and dropped up to this many times the cap, to answer 413
 LONGEST_WAIT = 30.0  # seconds a status request may be held open waiting for a change
+MAX_WAITS = 3  # long polls one student may have held at once (more: 429 at once)
+MAX_BODIES = 8  # upload bodies received at once, by the whole service (each on disk, never in memory)
+QUEUE_SECONDS = 20.0  # an upload waits this long for a turn among them, then 503
+BODY_SECONDS = 60.0  # an upload's whole body must arrive within this
+PAUSE_SECONDS = 10.0  # and never pause longer than this (a slow sender is answered 408)
 
 SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
                     "X-Frame-Options": "SAMEORIGIN"}
@@ -50,7 +61,28 @@ class Settings:
     max_bytes: int = MAX_UPLOAD_BYTES
     max_files: int = MAX_FILES
     rate: int = RATE_PER_HOUR
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    bodies: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(MAX_BODIES))
+    receiving: set[str] = field(default_factory=set)  # students with an upload being received or taken in
+    refused: dict[str, list[float]] = field(default_factory=dict)  # student -> when their uploads were refused
+    waits: dict[str, int] = field(default_factory=dict)  # student -> long polls held now
+    changes: "Changes" = field(default_factory=lambda: Changes())
+
+
+class Changes:
+    """Wakes the long polls when a submission's state changes: the store's threads call notify(),
+    which sets, on the event loop, the event every waiting poll awaits (then a fresh one)."""
+
+    def __init__(self):
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.event = asyncio.Event()
+
+    def notify(self) -> None:
+        if self.loop is not None and not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(self._fire)
+
+    def _fire(self) -> None:
+        self.event.set()
+        self.event = asyncio.Event()
 
 
 def refuse(status: int, why: str, headers: dict | None = None) -> JSONResponse:
@@ -81,16 +113,6 @@ def _same_origin(request: Request) -> bool:
     return urlsplit(origin).netloc == host
 
 
-def safe_name(raw: str | None) -> str | None:
-    """The file's own name (no folder part): printable, not hidden, not `.` or `..`; else None."""
-    name = (raw or "").replace("\\", "/").rsplit("/", 1)[-1].strip()
-    if not name or name in (".", "..") or name.startswith(".") or len(name) > MAX_NAME_CHARS:
-        return None
-    if any(ord(c) < 32 or ord(c) == 127 or c in "\u2028\u2029\u202e" for c in name):
-        return None
-    return name
-
-
 class App:
     def __init__(self, settings: Settings):
         self.s = settings
@@ -104,84 +126,123 @@ class App:
         return student
 
     async def upload(self, request: Request) -> Response:
+        """The token first (the header: nothing of an anonymous body is read), then the student's
+        own bounds (one upload at a time, one in flight, the rate), then the body: streamed to a
+        file within a deadline, among at most MAX_BODIES at once; then the form's files staged,
+        taken in and queued on a thread of this upload's own, under no lock another student waits on."""
         if not _same_origin(request):
             return refuse(403, "this form may be posted only from this service's own page")
-        too_big = refuse(413, f"the upload is larger than {self.s.max_bytes // 1024} KB")
+        student = self.s.roster.student(_bearer(request))
+        if student is None:
+            return refuse(401, "a valid student token is needed (Authorization: Bearer TOKEN)")
         declared = request.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > DRAINED * self.s.max_bytes:
-            return too_big  # not even read: the client sees the connection end
-        body, over = bytearray(), False
-        async for chunk in request.stream():  # read to its end (not kept), so the client reads the answer
-            over = over or len(body) + len(chunk) > self.s.max_bytes
-            if over:
-                body.clear()
-            else:
-                body += chunk
-        if over:
-            return too_big
-        sent = bytes(body)
-
-        async def replay():
-            return {"type": "http.request", "body": sent, "more_body": False}
-
+            return self._refused(student, 413, self._too_big())  # not even read: the client sees the connection end
+        if student in self.s.receiving:
+            return refuse(409, "an upload of yours is being received; wait for its answer")
+        self.s.receiving.add(student)
         try:
-            form = await Request(request.scope, replay).form(max_files=self.s.max_files + 1, max_fields=10)
-        except HTTPException as problem:
-            return refuse(400, f"the upload is not a readable form: {problem.detail}")
-        token = form.get("token")
-        student = self.s.roster.student(token if isinstance(token, str) and token else _bearer(request))
-        if student is None:
-            return refuse(401, "a valid student token is needed (the form's token field)")
-        game = form.get("game") or (next(iter(self.s.games)) if len(self.s.games) == 1 else None)
-        if game not in self.s.games:
-            return refuse(400, f"say which game: one of {', '.join(self.s.games)}")
-        files = [f for f in form.getlist("files") if not isinstance(f, str)]
-        if not files:
-            return refuse(400, "no file was sent (the form's files field: source files or one archive)")
-        if len(files) > self.s.max_files:
-            return refuse(413, f"more than {self.s.max_files} files; send them as one zip")
-        names = [safe_name(f.filename) for f in files]
-        if None in names:
-            return refuse(400, "a file name is empty, hidden, has control characters or is over "
-                               f"{MAX_NAME_CHARS} characters; rename it")
-        if len(set(names)) != len(names):
-            return refuse(400, "two files have the same name; send a zip of your folder instead")
-        contents = [await f.read() for f in files]
-        async with self.s.lock:  # the one-in-flight and rate checks and the insert, as one step
             busy = await run_in_threadpool(self.s.store.in_flight, student)
             if busy is not None:
                 return refuse(409, f"your submission {busy.id} is still being checked; wait for its result")
-            recent = await run_in_threadpool(self.s.store.since, student, time.time() - 3600)
-            if len(recent) >= self.s.rate:
-                wait = int(recent[-self.s.rate].created + 3600 - time.time()) + 1
-                return refuse(429, f"at most {self.s.rate} self-checks an hour; try again in {wait // 60 + 1} minutes",
-                              {"Retry-After": str(wait)})
-            problem, status, row = await run_in_threadpool(self._store, student, game, names, contents)
-        if problem:
-            return refuse(status, problem)
+            tried = await run_in_threadpool(self._tried, student)
+            if len(tried) >= self.s.rate:
+                wait = int(tried[-self.s.rate] + 3600 - time.time()) + 1
+                return refuse(429, f"at most {self.s.rate} self-checks an hour (refused uploads count); "
+                                   f"try again in {wait // 60 + 1} minutes", {"Retry-After": str(wait)})
+            body = self.s.store.folder / "staging" / (os.urandom(8).hex() + ".body")
+            try:
+                status, problem = await self._receive(request, body)
+                if problem:
+                    return self._refused(student, status, problem)
+                status, problem, row = await run_in_threadpool(
+                    self._take, student, body, request.headers.get("content-type", ""))
+            finally:
+                body.unlink(missing_ok=True)
+            if problem:
+                return self._refused(student, status, problem)
+        finally:
+            self.s.receiving.discard(student)
         if self.s.worker:
             self.s.worker.poke()
         position = await run_in_threadpool(self.s.store.position, row.id)
         return JSONResponse({"id": row.id, "state": row.state, "position": position,
                              "url": f"/api/submissions/{row.id}"}, status_code=202, headers=SECURITY_HEADERS)
 
-    def _store(self, student: str, game: str, names: list[str], contents: list[bytes]):
-        """Write the files, take them in as a grading would (the archive caps), then queue them."""
+    def _too_big(self) -> str:
+        return f"the upload is larger than {self.s.max_bytes // 1024} KB"
+
+    def _tried(self, student: str) -> list[float]:
+        """When the student's uploads of the last hour came: those kept and those refused."""
+        hour_ago = time.time() - 3600
+        refused = self.s.refused.setdefault(student, [])
+        refused[:] = [moment for moment in refused if moment >= hour_ago]
+        return sorted([row.created for row in self.s.store.since(student, hour_ago)] + refused)
+
+    def _refused(self, student: str, status: int, why: str) -> JSONResponse:
+        """A refusal that cost the service work counts against the student's rate, as an upload."""
+        self.s.refused.setdefault(student, []).append(time.time())
+        return refuse(status, why)
+
+    async def _receive(self, request: Request, path) -> tuple[int, str]:
+        """The body into `path`, at most max_bytes of it (the rest read and dropped, up to DRAINED
+        times that, so the client reads the answer); (status, problem) when it is refused."""
+        try:
+            async with asyncio.timeout(QUEUE_SECONDS):
+                await self.s.bodies.acquire()
+        except TimeoutError:
+            return 503, "the service is receiving many uploads; try again in a minute"
+        try:
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + BODY_SECONDS
+            size, stream = 0, request.stream().__aiter__()
+            with open(path, "wb") as out:
+                while True:
+                    try:
+                        async with asyncio.timeout(max(0.0, min(PAUSE_SECONDS, deadline - loop.time()))):
+                            chunk = await anext(stream)
+                    except StopAsyncIteration:
+                        break
+                    except TimeoutError:
+                        return 408, (f"the upload did not arrive within {BODY_SECONDS:.0f} s "
+                                     f"(or paused over {PAUSE_SECONDS:.0f} s); send it again")
+                    size += len(chunk)
+                    if size > DRAINED * self.s.max_bytes:
+                        return 413, self._too_big()
+                    if size <= self.s.max_bytes:
+                        out.write(chunk)
+            if size > self.s.max_bytes:
+                return 413, self._too_big()
+            return 202, ""
+        except ClientDisconnect:
+            return 400, "the upload ended before its body did"
+        finally:
+            self.s.bodies.release()
+
+    def _take(self, student: str, body, content_type: str):
+        """The form's files staged, taken in as a grading would (the archive caps), then queued:
+        (status, problem, row)."""
         staged = self.s.store.staging()
         try:
-            for name, data in zip(names, contents):
-                fd = os.open(staged / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
-                with os.fdopen(fd, "wb") as out:
-                    out.write(data)
-                    out.flush()
-                    os.fsync(out.fileno())
+            try:
+                sent = form.read(body, content_type, staged, self.s.max_files)
+            except form.Refused as refused:
+                shutil.rmtree(staged, ignore_errors=True)
+                return refused.status, refused.why, None
+            game = sent.fields.get("game") or (next(iter(self.s.games)) if len(self.s.games) == 1 else None)
+            if game not in self.s.games:
+                shutil.rmtree(staged, ignore_errors=True)
+                return 400, f"say which game: one of {', '.join(self.s.games)}", None
+            if not sent.names:
+                shutil.rmtree(staged, ignore_errors=True)
+                return 400, "no file was sent (the form's files field: source files or one archive)", None
             taken = intake.open_submission(staged)
             intake.close(taken)
             if taken.problem:
                 over = "more than" in taken.problem  # intake's caps (size, members, depth) say "more than"
                 shutil.rmtree(staged, ignore_errors=True)
-                return f"the upload was refused: {taken.problem}", 413 if over else 422, None
-            return "", 202, self.s.store.add(student, game, staged)
+                return 413 if over else 422, f"the upload was refused: {taken.problem}", None
+            return 202, "", self.s.store.add(student, game, staged)
         except BaseException:
             shutil.rmtree(staged, ignore_errors=True)
             raise
@@ -216,22 +277,48 @@ class App:
 
     async def status(self, request: Request) -> Response:
         """The submission's state; with `?wait=SECONDS` (at most LONGEST_WAIT) answered once it
-        changes, so a client follows it without polling in a loop of its own."""
+        changes, so a client follows it without polling in a loop of its own. A held poll is an
+        await on the store's change event, no thread; a student holds at most MAX_WAITS at once."""
         try:
             wait = min(float(request.query_params.get("wait", 0)), LONGEST_WAIT)
         except ValueError:
             return refuse(400, "wait: a number of seconds")
+        if wait != wait:  # NaN
+            return refuse(400, "wait: a number of seconds")
+        student = self._student(request)
         row = await run_in_threadpool(self._own, request)
         if wait > 0 and row.state != DONE:
-            await run_in_threadpool(self.s.store.wait_change, row.id, row.state, wait)
-            row = await run_in_threadpool(self._own, request)
+            if self.s.waits.get(student, 0) >= MAX_WAITS:
+                return refuse(429, f"at most {MAX_WAITS} waiting requests at once; wait for one's answer",
+                              {"Retry-After": "1"})
+            self.s.waits[student] = self.s.waits.get(student, 0) + 1
+            try:
+                row = await self._changed(request, row, wait)
+            finally:
+                self.s.waits[student] -= 1
         return JSONResponse(await run_in_threadpool(self._describe, row), headers=SECURITY_HEADERS)
+
+    async def _changed(self, request: Request, row, wait: float):
+        """The row once its state is no longer the one it had, or after `wait` seconds."""
+        loop = asyncio.get_running_loop()
+        end, state = loop.time() + wait, row.state
+        while row.state == state and loop.time() < end:
+            event = self.s.changes.event  # taken before the row is read: a change after it sets this one
+            row = await run_in_threadpool(self._own, request)
+            if row.state != state:
+                break
+            try:
+                async with asyncio.timeout(max(0.0, end - loop.time())):
+                    await event.wait()
+            except TimeoutError:
+                break
+        return row
 
     async def mine(self, request: Request) -> Response:
         student = self._student(request)
         rows = await run_in_threadpool(self.s.store.of_student, student)
-        return JSONResponse({"student": student, "submissions": [self._describe(r, full=False) for r in rows]},
-                            headers=SECURITY_HEADERS)
+        described = await run_in_threadpool(lambda: [self._describe(r, full=False) for r in rows])
+        return JSONResponse({"student": student, "submissions": described}, headers=SECURITY_HEADERS)
 
     async def report(self, request: Request) -> Response:
         row = await run_in_threadpool(self._own, request)
@@ -338,6 +425,8 @@ def make(settings: Settings) -> Starlette:
               Route("/instructor/submissions/{ident}/report", app.instructor_report)]
 
     def started():
+        settings.changes.loop = asyncio.get_running_loop()
+        settings.store.listeners.append(settings.changes.notify)
         if settings.worker:
             settings.worker.start()
 

@@ -47,7 +47,9 @@ form.addEventListener('submit', async event => {
   const headers = {'Authorization': 'Bearer ' + token};
   verdict.textContent = ''; verdict.className = ''; frame.hidden = true;
   progress.textContent = 'Uploading…';
-  let answer = await fetch('/api/submissions', {method: 'POST', body: new FormData(form), credentials: 'omit'});
+  const sent = new FormData(form);
+  sent.delete('token');  // the token goes in the header, checked before the body is read
+  let answer = await fetch('/api/submissions', {method: 'POST', body: sent, headers, credentials: 'omit'});
   let data = await answer.json();
   if (answer.status !== 202) { progress.textContent = 'Refused: ' + data.error; return; }
   const url = data.url;

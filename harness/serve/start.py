@@ -1,6 +1,7 @@
 """`harness serve`: the games and the roster loaded, the store opened, the worker and the
 HTTP server (uvicorn) started; a kill at any moment loses nothing acknowledged."""
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -11,11 +12,15 @@ from harness.errors import InputError
 from harness.loading import cases as caseload
 from harness.loading import config
 from harness.loading import spec as specs
-from harness.running import sandbox
+from harness.running import environment, sandbox
 from harness.building import reference
-from harness.serve import app, tokens
+from harness.serve import app, lifeline, tokens
 from harness.serve.queue import Game, Worker
 from harness.serve.store import Store
+
+# connections and requests at once; beyond it uvicorn answers 503 at once (a proxy in front
+# should still bound connections per address: see the threat model in the manual)
+MAX_CONNECTIONS = 1000
 
 
 def games(names: list[str]) -> dict[str, Game]:
@@ -36,6 +41,7 @@ def run(names: list[str], roster_file: Path, host: str, port: int, data: Path, i
     pool = None
     if cluster_address is None:
         sandbox.require(no_sandbox)
+        _helpers_die_with_the_service()
     else:  # as `harness grade --cluster`: each worker checks its own sandbox
         from harness.classes import cluster
         pool = cluster.connect(cluster_address, no_sandbox or config.load().sandbox == "off")
@@ -46,5 +52,17 @@ def run(names: list[str], roster_file: Path, host: str, port: int, data: Path, i
           f"http://{host}:{port}/ (data in {data}; {queued} waiting to be graded)", file=sys.stderr, flush=True)
     logging.getLogger("uvicorn.access").disabled = False  # paths only: tokens never travel in a URL
     uvicorn.run(app.make(settings), host=host, port=port, log_level="info", server_header=False,
-                proxy_headers=True, forwarded_allow_ips="127.0.0.1")
+                proxy_headers=True, forwarded_allow_ips="127.0.0.1", limit_concurrency=MAX_CONNECTIONS,
+                timeout_keep_alive=5)
     return 0
+
+
+def _helpers_die_with_the_service() -> None:
+    """The fork server started now, from the main thread (which lives as long as the service:
+    PR_SET_PDEATHSIG follows the thread that started a process), with lifeline preloaded, so it
+    and its case workers end when the service does, even by `kill -9`."""
+    import multiprocessing.forkserver
+
+    os.environ[lifeline.SERVICE] = str(os.getpid())
+    multiprocessing.forkserver.set_forkserver_preload(["harness.serve.lifeline"])
+    environment.fork_server()

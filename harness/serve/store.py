@@ -56,6 +56,7 @@ class Store:
         (folder / "staging").mkdir()
         self._lock = threading.Lock()
         self._changed = threading.Condition()  # told whenever a submission's state changes
+        self.listeners: list = []  # called (from any thread) whenever a submission's state changes
         self._db = sqlite3.connect(folder / "serve.db", check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")  # a committed row survives a kill or a power cut
@@ -119,8 +120,7 @@ class Store:
                 with self._lock:
                     self._db.execute("UPDATE submissions SET state = ?, started = ?, attempts = attempts + 1 "
                                      "WHERE id = ?", (RUNNING, time.time(), row.id))
-                with self._changed:
-                    self._changed.notify_all()
+                self._tell()
                 return self.get(row.id)
         return None
 
@@ -131,8 +131,13 @@ class Store:
     def _set(self, ident: int, state: str, finished: float | None = None) -> None:
         with self._lock:
             self._db.execute("UPDATE submissions SET state = ?, finished = ? WHERE id = ?", (state, finished, ident))
+        self._tell()
+
+    def _tell(self) -> None:
         with self._changed:
             self._changed.notify_all()
+        for listener in list(self.listeners):
+            listener()
 
     def wait_change(self, ident: int, state: str, seconds: float) -> None:
         """Return once the submission is no longer in `state`, or after `seconds` (a long poll)."""

@@ -26,10 +26,20 @@ def hidden_note(count: int) -> str:
             f"{'they count' if count != 1 else 'it counts'} in the grade.")
 
 
+# The build cache's note: it says another student uploaded the same sources first, so a student
+# is never shown it (what one sees must not depend on what others uploaded).
+SHARED_NOTES = ("compiled output reused from an identical earlier build",)
+
+
+def _own_notes(build):
+    return dataclasses.replace(build, intake=[line for line in build.intake if not line.startswith(SHARED_NOTES)])
+
+
 def public(result: SubmissionResult, spec) -> SubmissionResult:
     """The result with every hidden case removed and the public ones scored alone (nothing the
-    hidden cases did shows in an item's score)."""
+    hidden cases did shows in an item's score), and no note that tells of other students' uploads."""
     cases = [dataclasses.replace(case) for case in result.cases if case.visibility != "hidden"]
+    result = dataclasses.replace(result, builds={target: _own_notes(build) for target, build in result.builds.items()})
     if not result.published or not result.items:
         return dataclasses.replace(result, cases=cases, items=[], earned=0.0, possible=0.0)
     items, earned, possible = scoring.score(spec, spec.items(result.milestone), cases)
