@@ -214,17 +214,116 @@ def test_the_child_environment_is_built_not_inherited(tmp_path, monkeypatch):
     assert seen["cwd"] == env["HOME"]  # the run's own folder is its home
 
 
-def test_a_program_that_polls_instead_of_reading_gets_the_quiet_fallback(tmp_path):
-    result = run_script(tmp_path, """
-        import select, sys, os
-        print("go", flush=True)
-        while not select.select([0], [], [], 0.05)[0]:
-            pass
+# A line typed before the program waits would already be there when it looks: each program
+# under test checks, just before it waits, that nothing is waiting for it yet.
+_NOTHING_TYPED_AHEAD = """
+    import os, select, sys, time
+    def check():
+        if select.select([0], [], [], 0)[0]:
+            print("typed ahead!", flush=True)
+"""
+WAIT_LIMITS = runner.Limits(turn_seconds=5, run_seconds=20, quiet_seconds=1)
+
+
+@BOTH_PACES
+def test_a_program_that_pauses_before_it_reads_is_not_typed_ahead_of(tmp_path, spin):
+    # silent, idle (asleep, no CPU) for 3 s before its read: far longer than quiet_seconds,
+    # within the turn limit; the line is typed only once the read is seen
+    result = run_script(tmp_path, _NOTHING_TYPED_AHEAD + """
+    print("Move? ", end="", flush=True)
+    time.sleep(3)
+    check()
+    move = input()
+    print("got", move)
+    """, ["d3"], limits=WAIT_LIMITS, spin=spin)
+    assert result.end == End.exited(0), result.detail
+    assert result.events == [{"out": "Move? "}, {"in": "d3"}, {"out": "got d3\n"}]
+    assert result.notes == []
+
+
+WAITS = {
+    "select": "select.select([sys.stdin], [], [])",
+    "select-with-timeouts": "while not select.select([0], [], [], 0.05)[0]: pass",
+    "poll": "p = select.poll(); p.register(0, select.POLLIN); p.poll()",
+    "epoll": "e = select.epoll(); e.register(0, select.EPOLLIN); e.poll()",
+    # a second descriptor of the terminal, among others that never become readable
+    "select-on-a-dup": "r, w = os.pipe(); t = os.dup(0); select.select([r, t], [], []); os.close(0); os.dup2(t, 0)",
+    "poll-on-a-dup": ("r, w = os.pipe(); t = os.dup(0); p = select.poll(); p.register(r, select.POLLIN); "
+                      "p.register(t, select.POLLIN); p.poll(); os.close(0); os.dup2(t, 0)"),
+}
+
+
+@pytest.mark.parametrize("wait", WAITS.values(), ids=WAITS.keys())
+def test_a_program_that_waits_in_select_or_poll_is_typed_to_once_it_waits(tmp_path, wait):
+    # each waits for its terminal before it reads (after a pause of its own, as a slow
+    # program does), every turn: seen as a wait for input, no fallback, nothing typed ahead
+    result = run_script(tmp_path, _NOTHING_TYPED_AHEAD + f"""
+    for turn in range(3):
+        print(f"turn {{turn}}? ", end="", flush=True)
+        time.sleep(0.5 if turn == 1 else 0)
+        check()
+        {wait}
         print("got", os.read(0, 100).decode().strip())
-    """, ["x"], limits=runner.Limits(turn_seconds=5, run_seconds=10, quiet_seconds=0.5))
-    assert result.end == End.exited(0)
-    assert result.output().endswith("got x\n")
-    assert "silence" in result.notes[0]
+    """, ["a", "b", "c"], limits=WAIT_LIMITS)
+    assert result.end == End.exited(0), result.detail
+    assert result.output() == "turn 0? got a\nturn 1? got b\nturn 2? got c\n"
+    assert result.notes == []
+
+
+_SILENT = {
+    "sleeps": "time.sleep(60)",
+    "select-on-nothing": "select.select([], [], [], 60)",
+    "reads-a-pipe": "r, w = os.pipe(); os.read(r, 1)",
+    "select-on-a-pipe": "r, w = os.pipe(); select.select([r], [], [])",
+}
+
+
+@pytest.mark.parametrize("silent", _SILENT.values(), ids=_SILENT.keys())
+def test_a_silent_program_that_never_reads_fails_at_the_turn_limit(tmp_path, silent):
+    # asleep, idle and silent, but not in a wait for its terminal: nothing is typed, and the
+    # turn limit ends the run with its reason
+    result = run_script(tmp_path, _NOTHING_TYPED_AHEAD + f"""
+    print("Move? ", end="", flush=True)
+    {silent}
+    """, ["d3"], limits=runner.Limits(turn_seconds=1, run_seconds=10, quiet_seconds=0.5))
+    assert result.end == End("timeout")
+    assert result.detail == "no wait for input and no exit within 1 s before the first input"
+    assert result.events == [{"out": "Move? "}]
+
+
+def _unreadable_memory(monkeypatch):
+    """The program's memory cannot be read (as where the harness may not look into it): a
+    select()'s set is unknown to the probe."""
+    from harness.running import procwait
+    monkeypatch.setattr(procwait.TaskFiles, "memory", lambda task, address, size: None)
+
+
+def test_a_wait_on_a_set_the_probe_cannot_read_is_typed_to_at_the_turn_limit(tmp_path, monkeypatch):
+    _unreadable_memory(monkeypatch)
+    result = run_script(tmp_path, _NOTHING_TYPED_AHEAD + """
+    print("Move? ", end="", flush=True)
+    check()
+    select.select([0], [], [])
+    print("got", os.read(0, 100).decode().strip())
+    """, ["d3"], limits=runner.Limits(turn_seconds=1, run_seconds=10, quiet_seconds=0.5))
+    assert result.end == End.exited(0), result.detail
+    assert result.output() == "Move? got d3\n"
+    [note] = result.notes
+    assert note.startswith("input 1 typed at the turn limit (1 s): the program sleeps in ") and "select() on a set" in note
+
+
+def test_no_line_is_typed_at_the_turn_limit_while_a_task_computes(tmp_path, monkeypatch):
+    # the same unknown wait, while another thread of the program computes: the turn is over
+    _unreadable_memory(monkeypatch)
+    result = run_script(tmp_path, _NOTHING_TYPED_AHEAD + """
+    import threading
+    threading.Thread(target=lambda: [0 for _ in iter(int, 1)], daemon=True).start()
+    print("Move? ", end="", flush=True)
+    select.select([0], [], [])
+    print("got", os.read(0, 100).decode().strip())
+    """, ["d3"], limits=runner.Limits(turn_seconds=1, run_seconds=10, quiet_seconds=0.5))
+    assert result.end == End("timeout")
+    assert result.detail == "no wait for input and no exit within 1 s before the first input"
 
 
 def test_a_child_that_keeps_printing_after_its_parent_exits_is_stopped(tmp_path):

@@ -42,6 +42,9 @@ _FIRST_SLEEP = 0.0001
 _LONGEST_LOOK = 0.008
 _BACKOFF = 2.0
 _TIMER_SLACK_NS = 1
+# Late in a turn (its last quiet_seconds), a program silent this long has its CPU time looked
+# at: the turn limit may type to a program idle in a wait the probe cannot read, never to a busy one.
+_IDLE_AFTER = 0.1
 _DEFAULT_TIMER_SLACK_NS = 50_000  # what a program gets, as it would outside the harness
 
 
@@ -244,7 +247,8 @@ class _Session:
         limits = self.limits
         turn_started = last_activity = self.started
         interval, looked_at = 0.0, -math.inf
-        ticks, ticks_at = None, self.started
+        ticks, idle_from = None, self.started  # the tree's CPU ticks late in a turn, and since when they stand still
+        watch_after = max(limits.turn_seconds - limits.quiet_seconds, 0.0)
         while True:
             now = time.monotonic()
             if now - self.started > self.run_limit:
@@ -252,37 +256,43 @@ class _Session:
             if now - self.metered >= METER_SECONDS and not self._report(now):
                 return self._finish(End("timeout"), f"{BUDGET_SPENT}: this run was stopped after {now - self.started:.1f} s",
                                     budget_spent=True)
-            if now - turn_started > limits.turn_seconds:
-                where = f"after input {self.typed}" if self.typed else "before the first input"
-                return self._finish(End("timeout"), f"no wait for input and no exit within {limits.turn_seconds:g} s {where}")
-            if self.poller.poll(interval * 1000):
-                if not self._read():
+            unseen = None
+            over = now - turn_started - limits.turn_seconds
+            if over > 0:
+                unseen = self._unseen_wait(over)
+                if unseen is None:
+                    where = f"after input {self.typed}" if self.typed else "before the first input"
+                    return self._finish(End("timeout"), f"no wait for input and no exit within {limits.turn_seconds:g} s {where}")
+                if ticks is None or now - max(idle_from, last_activity) < limits.quiet_seconds:
+                    unseen = None  # not idle for long enough yet: look again (at most quiet_seconds more)
+            if unseen is None:
+                if self.poller.poll(interval * 1000):
+                    if not self._read():
+                        return self._ended()
+                    if self.total > limits.output_bytes:
+                        return self._finish(End("output-limit"), f"printed more than {limits.output_bytes:,} bytes")
+                    interval, last_activity = 0.0, time.monotonic()
+                    continue
+                if interval == 0.0 and now - looked_at < _SPIN_LOOK:
+                    continue  # spinning: the pty is watched all the time, the program every 20 us
+                looked_at = now
+                if not self.child.isalive():
                     return self._ended()
-                if self.total > limits.output_bytes:
-                    return self._finish(End("output-limit"), f"printed more than {limits.output_bytes:,} bytes")
-                interval, last_activity = 0.0, time.monotonic()
-                continue
-            if interval == 0.0 and now - looked_at < _SPIN_LOOK:
-                continue  # spinning: the pty is watched all the time, the program every 20 us
-            looked_at = now
-            if not self.child.isalive():
-                return self._ended()
-            waiting = self.probe is not None and self.probe.waiting()
-            if waiting and self.poller.poll(0):
-                continue  # output still in flight: drain it, then look again
-            if not waiting and now - last_activity > limits.quiet_seconds:
-                current = procwait.cpu_ticks(self.child.pid)
-                if current != ticks:
-                    ticks, ticks_at = current, now
-                waiting = now - ticks_at >= limits.quiet_seconds
-                if waiting:
-                    self.notes.append(
-                        f"input {self.typed + 1} typed after {limits.quiet_seconds:g} s of silence (no read() seen)"
-                    )
-            if not waiting:
-                spinning = now - last_activity < self.spin_seconds
-                interval = 0.0 if spinning else min(max(interval * _BACKOFF, _FIRST_SLEEP), _LONGEST_LOOK)
-                continue
+                waiting = self.probe is not None and self.probe.waiting()
+                if waiting and self.poller.poll(0):
+                    continue  # output still in flight: drain it, then look again
+                if not waiting:
+                    if now - turn_started >= watch_after and now - last_activity >= _IDLE_AFTER:  # near the turn limit: idle?
+                        current = procwait.cpu_ticks(self.child.pid)
+                        if current != ticks:
+                            ticks, idle_from = current, now
+                    spinning = now - last_activity < self.spin_seconds
+                    interval = 0.0 if spinning else min(max(interval * _BACKOFF, _FIRST_SLEEP), _LONGEST_LOOK)
+                    continue
+            else:
+                self.notes.append(f"input {self.typed + 1} typed at the turn limit ({limits.turn_seconds:g} s): the program "
+                                  f"sleeps in {unseen}() on a set the harness cannot read, silent and idle for "
+                                  f"{limits.quiet_seconds:g} s")
             self._flush_turn()
             line = self.inputs.next_line("".join(self.so_far))
             if line is None:
@@ -290,6 +300,14 @@ class _Session:
             self._type(line)
             turn_started = last_activity = time.monotonic()
             ticks, interval = None, 0.0
+
+    def _unseen_wait(self, over: float) -> str | None:
+        """At the turn limit, with no wait seen: the call in which the program may still wait
+        for input unseen (procwait.WaitProbe.unseen_wait), for at most quiet_seconds past the
+        limit while its idleness is confirmed; None: the turn is over its limit."""
+        if self.probe is None or over > self.limits.quiet_seconds:
+            return None
+        return self.probe.unseen_wait()
 
     def _ended(self) -> RunResult:
         """The output closed or the program exited: drain, then collect its status within the run limit."""
