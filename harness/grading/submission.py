@@ -90,10 +90,12 @@ def _run_program(spec: Spec, case: Case, build: builder.Build, home: str, inputs
     """The program's run; with a meter, counted against its submission's budget as it goes;
     `spin` when it has a core to itself (runner.run)."""
     command = build.command(_program_args(spec, case))
-    confined = sandbox.wrap(command, writable=[home], readable=[build.src] if build.src else [],
-                            hidden=build.hidden, cwd=home) if build.sandboxed else command
     limits = dataclasses.replace(case_limits(spec, case), budget=meter)
-    run = runner.run(confined, env=child_env(home), cwd=home, inputs=inputs, limits=limits, spin=spin)
+    # the run sees its own copy of the build folder: nothing in it is a file another run sees
+    with sandbox.own_copies([build.src] if build.src and build.sandboxed else []) as copies:
+        confined = sandbox.wrap(command, writable=[home], readable=[], hidden=build.hidden, cwd=home,
+                                copies=copies) if build.sandboxed else command
+        run = runner.run(confined, env=child_env(home), cwd=home, inputs=inputs, limits=limits, spin=spin)
     if build.sandboxed and run.end.kind == "exit":
         run.end = End.parse(sandbox.exit_status(run.end.status))
     return command, run
@@ -433,11 +435,20 @@ class Grader:
 
     def grade(self, spec: Spec, milestone: str | None, cases: list[Case], submission: Path,
               builds: dict[str, builder.Build] | None = None, name: str | None = None,
-              progress: Progress | None = None) -> SubmissionResult:
+              progress: Progress | None = None,
+              public_done: Callable[[SubmissionResult], None] | None = None) -> SubmissionResult:
         """Build every target the cases need (unless `builds` are given), run all cases, score.
         Every run of the cases, their draws and repeats, the settling and the top-up runs share
         the submission's time budget (spec.submission_seconds; harness/running/budget.py).
-        `progress(done, total)` follows the cases (not the extra runs of random starts)."""
+        `progress(done, total)` follows the cases (not the extra runs of random starts).
+
+        The public cases run first, to the end (their draws, repeats, the check of their starts
+        and their settling), and only then the hidden ones: nothing a hidden run does (what it
+        locks, the CPU, memory or budget it takes, how long it lasts) can reach a public result,
+        which is final before any hidden run starts. `public_done(result)` is called at that
+        moment, from this thread, with those final public results (the hidden cases in it are
+        placeholders, not run yet): a service shows it to the student, and nothing later.
+        The result lists the public cases first, then the hidden ones."""
         spec = reference.prepared(spec)  # as the front door prepared it; else built (or found cached) once here
         targets = sorted({case.target for case in cases}, key=list(spec.targets).index)
         made = {}
@@ -447,24 +458,83 @@ class Grader:
                     made[target] = _build(submission, spec, target, self.compiler)
                 builds = made
             with counter(spec.submission_seconds) as budget:
-                jobs = [Job(spec, case, builds[case.target], budget) for case in cases if builds[case.target].ok]
-                ran = iter(self.run_cases(jobs, progress))
-                results = [next(ran) if builds[c.target].ok else _not_run(c, builds[c.target]) for c in cases]
-                results = drawing.complete(
-                    spec, cases, results, lambda target: builds[target].ok,
-                    lambda more: self.run_cases([Job(spec, case, builds[case.target], budget) for case in more]), budget)
+                steps = _PhaseRun(self, spec, builds, budget, progress, len(cases))
+                public = steps.run(cases, [i for i, c in enumerate(cases) if c.visibility != "hidden"])
+                if public_done is not None:
+                    public_done(self._result(spec, milestone, _in_order(cases, public, None), builds, submission, name))
+                hidden = steps.run(cases, [i for i, c in enumerate(cases) if c.visibility == "hidden"])
+                results = _in_order(cases, public, hidden)
         finally:
             for build in made.values():
                 try:
                     builder.cleanup(build)
                 except OSError:
                     pass  # a folder the program made undeletable must not cost the other submissions
+        return self._result(spec, milestone, results, builds, submission, name)
+
+    @staticmethod
+    def _result(spec: Spec, milestone: str | None, results: list[CaseResult],
+                builds: dict[str, builder.Build], submission: Path, name: str | None) -> SubmissionResult:
+        """The scored result of these case results."""
         items, earned, possible = scoring.score(spec, spec.items(milestone), results)
         return shown_paths.scrub(SubmissionResult(
             submission=str(submission), name=name or submission_name(submission), game=spec.game, title=spec.title,
             milestone=milestone, sandbox=sandbox_mode(builds), status=_status(builds, results),
             builds={t: summary(b) for t, b in builds.items()}, cases=results, items=items, earned=earned,
             possible=possible))
+
+
+NOT_RUN_YET = "not run yet: hidden cases run once the public ones are done"
+
+
+def _not_run_yet(case: Case) -> CaseResult:
+    """A hidden case in the result handed over when the public cases are done."""
+    return CaseResult(case.name, case.description, case.rubric, case.points, case.visibility, FAILED,
+                      reason=NOT_RUN_YET)
+
+
+class _PhaseRun:
+    """One phase of a grading (the public cases, then the hidden ones): its cases run, then what
+    their starts add (drawing.complete), within the submission's budget; the progress callback
+    counts on from the cases of the phases before."""
+
+    def __init__(self, grader: "Grader", spec: Spec, builds: dict[str, builder.Build], budget: Budget | None,
+                 progress: Progress | None, total: int):
+        self.grader, self.spec, self.builds, self.budget = grader, spec, builds, budget
+        self.progress, self.total, self.done = progress, total, 0
+
+    def _told(self, done: int, _total: int) -> None:
+        if self.progress is not None:
+            self.progress(self.done + done, self.total)
+
+    def run(self, cases: list[Case], chosen: list[int]) -> "_Phase":
+        """The results of the cases at positions `chosen`, by position, and the checks they add."""
+        if not chosen:
+            return _Phase({}, [])
+        builds, spec, budget = self.builds, self.spec, self.budget
+        mine = [cases[i] for i in chosen]
+        jobs = [Job(spec, case, builds[case.target], budget) for case in mine if builds[case.target].ok]
+        ran = iter(self.grader.run_cases(jobs, self._told if self.progress is not None else None))
+        results = [next(ran) if builds[c.target].ok else _not_run(c, builds[c.target]) for c in mine]
+        self.done += len(jobs)
+        completed = drawing.complete(
+            spec, mine, results, lambda target: builds[target].ok,
+            lambda more: self.grader.run_cases([Job(spec, case, builds[case.target], budget) for case in more]), budget)
+        return _Phase(dict(zip(chosen, completed)), completed[len(mine):])
+
+
+@dataclass
+class _Phase:
+    by_position: dict[int, CaseResult]  # by the case's position in the grading's list
+    checks: list[CaseResult]  # what drawing.complete added after the cases
+
+
+def _in_order(cases: list[Case], public: _Phase, hidden: _Phase | None) -> list[CaseResult]:
+    """Every case's result in the order of `cases` (a hidden one not run yet said as such), then
+    the checks the public phase added, then the hidden phase's."""
+    done = {**public.by_position, **(hidden.by_position if hidden else {})}
+    return ([done[i] if i in done else _not_run_yet(c) for i, c in enumerate(cases)]
+            + public.checks + (hidden.checks if hidden else []))
 
 
 def _build(submission: Path, spec: Spec, target: str, compiler: WarmJavac | None = None) -> builder.Build:

@@ -12,6 +12,13 @@ What a sandboxed program sees:
 Nothing else exists for it: home folders, any checkout of the project or of a course, the
 cases, the reports and /etc/shadow are simply not there.
 
+Nothing passes from one run to another (a hidden case's inputs must not reach a public run's
+output): a run's folders and /tmp are its own tmpfs, its build folder is its own copy
+(`own_copies`), its pid, IPC, network, UTS and cgroup namespaces are its own, and a seccomp
+filter (`seccomp.filter`) refuses the calls that act on a file every run shares (the system's
+files, /dev/null) so that another can see it: record locks, flock, leases, dnotify, inotify
+and fanotify, and the kernel's keyrings.
+
 Who it runs as: when the harness is root, bwrap runs without a user namespace and
 `setpriv` drops the program, after the mounts are made, to an unprivileged host uid of its
 own (`sandbox_uid()`: one per build step or run, derived from the calling thread, never 0),
@@ -27,6 +34,7 @@ where the machine allows them, per-process rlimits otherwise); `describe()` says
 `HARNESS_SANDBOX=off` turns the sandbox off. Without it, `require` refuses to grade unless
 running unconfined was asked for explicitly.
 """
+import contextlib
 import glob
 import json
 import os
@@ -34,12 +42,14 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 from functools import cache
 from pathlib import Path
+from typing import Iterator
 
 from harness import atomic
-from harness.running import cgroups
+from harness.running import cgroups, seccomp
 from harness.loading import config
 from harness.errors import InputError
 
@@ -252,22 +262,28 @@ def _open_to_all(folder: str) -> None:
                     os.chmod(name, mode | bits)
 
 
-def _wrap(command: list[str], writable: list[str], readable: list[str], cwd: str) -> list[str]:
+def _wrap(command: list[str], writable: list[str], readable: list[str], cwd: str,
+          copies: dict[str, str] | None = None) -> list[str]:
     root = _root()
     system, made, shown = _system_binds()
+    copies = copies or {}
     mounts = _Mounts()
     mounts.made |= made
     for word in command:
         path = word[len(_ARCHIVE_FLAG):] if word.startswith(_ARCHIVE_FLAG) else None
         if path and os.path.isfile(path):
             mounts.add(["--ro-bind", path], path)
-    if os.path.isfile(command[0]) and not any(_inside(command[0], folder) for folder in shown):  # a ready program
-        mounts.add(["--ro-bind", command[0]], command[0])
+    if os.path.isfile(command[0]) and not any(_inside(command[0], folder) for folder in [*shown, *copies]):
+        mounts.add(["--ro-bind", command[0]], command[0])  # a ready program (not one of the run's own copies)
     uid = sandbox_uid()
     for folder in readable:
         if root:
             _open_to_all(folder)
         mounts.add(["--ro-bind", folder], folder)
+    for folder, copy in copies.items():
+        if root:
+            _open_to_all(copy)
+        mounts.add(["--ro-bind", copy], folder)
     for folder in writable:
         if os.path.isdir(folder) and not os.listdir(folder):
             mounts.add(_tmpfs(), folder)
@@ -288,16 +304,74 @@ def _wrap(command: list[str], writable: list[str], readable: list[str], cwd: str
         private = ["--disable-userns"] if "--disable-userns" in _options() else []
         args[1:1] = ["--unshare-user", "--uid", str(_NOBODY), "--gid", str(_NOBODY), "--cap-drop", "ALL", *private]
         args += ["--"]
-    return args + command
+    return _filtered(args) + command
 
 
-def wrap(command: list[str], writable: list[str], readable: list[str], hidden: list[str], cwd: str) -> list[str]:
-    """`command` inside the sandbox, seeing only the system, `readable` folders (read-only)
-    and `writable` ones. `hidden` is kept for callers: with an allow-list nothing else is
+_FILTER_FD = 3  # the descriptor bwrap reads the seccomp filter from
+
+
+def _filtered(args: list[str]) -> list[str]:
+    """bwrap's arguments with the seccomp filter loaded (`harness.running.seccomp`): bwrap reads
+    it from a descriptor, which a shell opens on the filter's file just before it becomes bwrap
+    (a run's process keeps no descriptor but its terminal until it executes its command)."""
+    path = _filter_file()
+    if path is None:
+        return args
+    return ["/bin/sh", "-c", f'exec "$@" {_FILTER_FD}<"$0"', path,
+            args[0], "--seccomp", str(_FILTER_FD), *args[1:]]
+
+
+@cache
+def _filter_file() -> str | None:
+    """The seccomp filter's file in the user's cache (named by its content), written once."""
+    code = seccomp.program()
+    if code is None or not os.path.exists("/bin/sh"):
+        return None
+    import hashlib
+
+    path = _probe_file().parent / f"seccomp-{hashlib.sha256(code).hexdigest()[:16]}.bpf"
+    try:
+        if not path.is_file() or path.read_bytes() != code:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            atomic.write_bytes(path, code)
+    except OSError:  # no cache to write to: a private file of this process instead
+        handle, name = tempfile.mkstemp(prefix="harness-seccomp-", suffix=".bpf")
+        with os.fdopen(handle, "wb") as out:
+            out.write(code)
+        return name
+    return str(path)
+
+
+@contextlib.contextmanager
+def own_copies(folders: list[str]) -> Iterator[dict[str, str]]:
+    """A private copy of each folder for one run, removed afterwards: {folder: its copy}.
+    `wrap` shows each copy read-only where its folder is, so no file the run sees is one another
+    run sees (a lock or watch on it reaches no one). A build folder is sources and compiled
+    output, a few hundred KB; the copy costs about a millisecond. Without the sandbox, {}."""
+    if not folders or not available():
+        yield {}
+        return
+    base = tempfile.mkdtemp(prefix="harness-copy-")
+    try:
+        copies = {}
+        for index, folder in enumerate(folders):
+            copy = os.path.join(base, str(index))
+            shutil.copytree(folder, copy, symlinks=True)
+            copies[folder] = copy
+        yield copies
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def wrap(command: list[str], writable: list[str], readable: list[str], hidden: list[str], cwd: str,
+         copies: dict[str, str] | None = None) -> list[str]:
+    """`command` inside the sandbox, seeing only the system, `readable` folders (read-only),
+    `writable` ones, and each folder of `copies` ({folder: copy}, from `own_copies`) as its
+    private copy, read-only. `hidden` is kept for callers: with an allow-list nothing else is
     visible anyway."""
     if not available():
         return command
-    return _wrap(command, writable, readable, cwd)
+    return _wrap(command, writable, readable, cwd, copies)
 
 
 def exit_status(end):
