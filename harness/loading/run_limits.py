@@ -10,7 +10,7 @@ class Limits:
     turn_seconds: float = 5.0  # from a typed line (or the start) to the next wait or the exit
     run_seconds: float = 30.0
     output_bytes: int = 1_000_000
-    quiet_seconds: float = 1.0  # silence and no CPU use: type the next line even if no read() is seen
+    quiet_seconds: float = 1.0  # at the turn limit, silence and no CPU use this long before a wait the probe cannot read is typed to
     memory_bytes: int = 1 << 30  # all the program's processes together (per process where no cgroup can be made)
     tasks: int = 256  # processes and threads at once (a JVM alone starts a few dozen threads)
     # the submission's time budget this run counts against (budget.Meter), or None: the run
