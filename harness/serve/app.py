@@ -299,19 +299,27 @@ class App:
         return JSONResponse(await run_in_threadpool(self._describe, row), headers=SECURITY_HEADERS)
 
     async def _changed(self, request: Request, row, wait: float):
-        """The row once its state is no longer the one it had, or after `wait` seconds."""
+        """The row once its state is no longer the one it had, after `wait` seconds, or as it is
+        when the client goes away (its poll no longer counts then)."""
         loop = asyncio.get_running_loop()
         end, state = loop.time() + wait, row.state
-        while row.state == state and loop.time() < end:
-            event = self.s.changes.event  # taken before the row is read: a change after it sets this one
-            row = await run_in_threadpool(self._own, request)
-            if row.state != state:
-                break
-            try:
-                async with asyncio.timeout(max(0.0, end - loop.time())):
-                    await event.wait()
-            except TimeoutError:
-                break
+        gone = asyncio.ensure_future(_disconnected(request))
+        try:
+            while loop.time() < end and not gone.done():
+                event = self.s.changes.event  # taken before the row is read: a change after it sets this one
+                row = await run_in_threadpool(self._own, request)
+                if row.state != state:
+                    break
+                changed = asyncio.ensure_future(event.wait())
+                try:
+                    done, _ = await asyncio.wait({changed, gone}, timeout=max(0.0, end - loop.time()),
+                                                 return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    changed.cancel()
+                if changed not in done:  # the time is up, or the client is gone
+                    break
+        finally:
+            gone.cancel()
         return row
 
     async def mine(self, request: Request) -> Response:
@@ -405,6 +413,12 @@ class App:
 
     async def health(self, request: Request) -> Response:
         return PlainTextResponse("ok", headers=SECURITY_HEADERS)
+
+
+async def _disconnected(request: Request) -> None:
+    """Returns when the client of a request without a body closes its connection."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
 
 
 async def _http_error(request: Request, problem: HTTPException) -> Response:
