@@ -3,12 +3,24 @@ concurrent clients (one student each, each waiting for its result before the nex
 one in flight per student asks), against a real server on this machine grading the fixture
 game's samples (tests/fixture, HARNESS_ROOT), then `harness grade` of the same submissions.
 
-Usage: python bench/serve.py [--uploads N] [--clients M] [--quick]
+Usage: python bench/serve.py [--uploads N] [--clients M] [--quick] [--abuse]
 
 Prints: every upload graded exactly once (its row graded in one attempt, one result each),
 none lost, the time to acknowledge an upload (p50/p95: stored and queued, before grading), the
 wall time from the first upload to the last result, and that wall time against `harness grade`
 of the same N submissions (ratio; target at most 1.2). `--quick`: 12 uploads from 4 clients.
+
+`--abuse`: twenty students behave (each uploads, lists its submissions, follows each to its
+result) twice: once on a calm service, once while it is attacked: 400 anonymous connections
+each sending a 5 MB upload slowly, one student sending a refused 2,001-member zip from ten
+clients again and again, and another holding 60 long polls (`?wait=30`; the refused ones asked
+again each second, as Retry-After says). The attackers run until the well-behaved students are
+done, each loop bounded in count and time, on loopback only; the service runs with a rate of
+1000 an hour so the refused archives are inspected each time rather than cut short at 429.
+Prints the well-behaved students' request times (p50, p95: their uploads' acknowledgements and
+their listings) and upload-to-result times in each run, what the attackers were answered, and
+the service's peak memory (RSS of it and its children). Targets: p50 and p95 within 1 s of the
+calm run; peak memory within 150 MB of the calm run's.
 """
 import argparse
 import os
@@ -43,7 +55,12 @@ def main() -> int:
     parser.add_argument("--uploads", type=int, default=60)
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--quick", action="store_true", help="12 uploads from 4 clients")
+    parser.add_argument("--abuse", action="store_true", help="twenty students, calm then under attack")
     args = parser.parse_args()
+    if args.abuse:
+        import serve_abuse  # bench/serve_abuse.py, beside this file
+
+        return serve_abuse.main(2 if args.quick else 3)
     uploads, clients = (12, 4) if args.quick else (args.uploads, args.clients)
     env = dict(os.environ, HARNESS_ROOT=str(FIXTURE))
     work = Path(tempfile.mkdtemp(prefix="bench-serve-"))

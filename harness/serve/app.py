@@ -15,6 +15,7 @@ import binascii
 import os
 import shutil
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -41,6 +42,7 @@ DRAINED = 8  # an upload over the cap is read and dropped up to this many times 
 LONGEST_WAIT = 30.0  # seconds a status request may be held open waiting for a change
 MAX_WAITS = 3  # long polls one student may have held at once (more: 429 at once)
 MAX_BODIES = 8  # upload bodies received at once, by the whole service (each on disk, never in memory)
+TAKERS = 4  # uploads taken in (parsed, archives inspected) at once, on threads of their own
 QUEUE_SECONDS = 20.0  # an upload waits this long for a turn among them, then 503
 BODY_SECONDS = 60.0  # an upload's whole body must arrive within this
 PAUSE_SECONDS = 10.0  # and never pause longer than this (a slow sender is answered 408)
@@ -62,6 +64,8 @@ class Settings:
     max_files: int = MAX_FILES
     rate: int = RATE_PER_HOUR
     bodies: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(MAX_BODIES))
+    takers: ThreadPoolExecutor = field(  # not the pool quick requests use: they never wait behind an archive
+        default_factory=lambda: ThreadPoolExecutor(max_workers=TAKERS, thread_name_prefix="intake"))
     receiving: set[str] = field(default_factory=set)  # students with an upload being received or taken in
     refused: dict[str, list[float]] = field(default_factory=dict)  # student -> when their uploads were refused
     waits: dict[str, int] = field(default_factory=dict)  # student -> long polls held now
@@ -145,7 +149,7 @@ class App:
             busy = await run_in_threadpool(self.s.store.in_flight, student)
             if busy is not None:
                 return refuse(409, f"your submission {busy.id} is still being checked; wait for its result")
-            tried = await run_in_threadpool(self._tried, student)
+            tried = self._tried(student, await run_in_threadpool(self.s.store.since, student, time.time() - 3600))
             if len(tried) >= self.s.rate:
                 wait = int(tried[-self.s.rate] + 3600 - time.time()) + 1
                 return refuse(429, f"at most {self.s.rate} self-checks an hour (refused uploads count); "
@@ -155,8 +159,8 @@ class App:
                 status, problem = await self._receive(request, body)
                 if problem:
                     return self._refused(student, status, problem)
-                status, problem, row = await run_in_threadpool(
-                    self._take, student, body, request.headers.get("content-type", ""))
+                status, problem, row = await asyncio.get_running_loop().run_in_executor(
+                    self.s.takers, self._take, student, body, request.headers.get("content-type", ""))
             finally:
                 body.unlink(missing_ok=True)
             if problem:
@@ -172,12 +176,12 @@ class App:
     def _too_big(self) -> str:
         return f"the upload is larger than {self.s.max_bytes // 1024} KB"
 
-    def _tried(self, student: str) -> list[float]:
-        """When the student's uploads of the last hour came: those kept and those refused."""
+    def _tried(self, student: str, kept: list) -> list[float]:
+        """When the student's uploads of the last hour came: those kept (rows) and those refused."""
         hour_ago = time.time() - 3600
         refused = self.s.refused.setdefault(student, [])
         refused[:] = [moment for moment in refused if moment >= hour_ago]
-        return sorted([row.created for row in self.s.store.since(student, hour_ago)] + refused)
+        return sorted([row.created for row in kept] + refused)
 
     def _refused(self, student: str, status: int, why: str) -> JSONResponse:
         """A refusal that cost the service work counts against the student's rate, as an upload."""
@@ -445,6 +449,7 @@ def make(settings: Settings) -> Starlette:
             settings.worker.start()
 
     def stopped():
+        settings.takers.shutdown(wait=True)
         if settings.worker:
             settings.worker.stop()
         settings.store.close()

@@ -30,17 +30,17 @@ def document(max_bytes: int) -> dict:
         },
         "paths": {
             "/api/submissions": {
-                "post": {"summary": "upload a submission for a self-check (stored before the answer)",
+                "post": {"summary": "upload a submission for a self-check (stored before the answer); the token "
+                                    "in the Authorization header is checked before the body is read",
                          "security": student,
                          "requestBody": {"required": True, "content": {"multipart/form-data": {"schema": {
                              "type": "object", "required": ["files"],
-                             "properties": {"token": {"type": "string", "description": "the token, or the Authorization header"},
-                                            "game": {"type": "string"},
+                             "properties": {"game": {"type": "string"},
                                             "files": {"type": "array", "items": {"type": "string", "format": "binary"},
                                                       "description": f"source files or one archive; at most {max_bytes} bytes in all"}}}}}},
                          "responses": {"202": {"description": "queued", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Accepted"}}}},
-                                       "400": _ERROR, "401": _ERROR, "403": _ERROR, "409": _ERROR, "413": _ERROR,
-                                       "422": _ERROR, "429": _ERROR}},
+                                       "400": _ERROR, "401": _ERROR, "403": _ERROR, "408": _ERROR, "409": _ERROR,
+                                       "413": _ERROR, "422": _ERROR, "429": _ERROR, "503": _ERROR}},
                 "get": {"summary": "your submissions", "security": student,
                         "responses": {"200": {"description": "the list"}, "401": _ERROR}}},
             "/api/submissions/{ident}": {"get": {
@@ -49,7 +49,8 @@ def document(max_bytes: int) -> dict:
                                         "schema": {"type": "number", "minimum": 0, "maximum": 30},
                                         "description": "hold the answer until the state changes, at most this many seconds"}],
                 "responses": {"200": {"description": "the state", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Submission"}}}},
-                              "401": _ERROR, "404": _ERROR}}},
+                              "401": _ERROR, "404": _ERROR,
+                              "429": {"description": "more long polls of this student held at once than the service allows"}}}},
             "/api/submissions/{ident}/report": {"get": {
                 "summary": "the HTML report of the public cases", "security": student, "parameters": ident,
                 "responses": {"200": {"description": "HTML", "content": {"text/html": {}}}, "401": _ERROR, "404": _ERROR,
