@@ -410,7 +410,8 @@ def facts(text: str) -> list[tuple[str, str]]:
     count shown beside a board is that player's longest line on it, else what is wrong);
     `result` (the winner's name, `draw`, or every result named when lines contradict each
     other); `stats` (each player's wins, losses, draws); `again` (the play-again question, asked
-    or asked again); `prompt` (the turn ends asking for a column)."""
+    or asked again); `prompt` (the turn ends asking for a column, of the player whose turn the
+    board shows when the prompt names a symbol)."""
     if len(text) > _LONGEST_TEXT:
         return [("unread", "output too large")]
     lines = text.replace("\r\n", "\n").split("\n")
@@ -472,8 +473,23 @@ def facts(text: str) -> list[tuple[str, str]]:
     if "again" in found:
         out.append(("again", "asked"))
     if "prompt" in found:
-        out.append(("prompt", "column"))
+        out.append(("prompt", _whose_turn(last, boards[-1] if boards else None)))
     return out
+
+
+def _whose_turn(prompt: str, board) -> str:
+    """`column`, or what is wrong when the prompt names the symbol of a player whose turn the
+    board shows it is not (after a drop the player with fewer pieces moves; with as many pieces
+    each, either player may start a game, so nothing is checked)."""
+    named = {token for token in _tokens(prompt) if token in SYMBOLS}
+    if board is None or len(named) != 1:
+        return "column"
+    pieces = {piece: sum(row.count(piece) for row in board) for piece in SYMBOLS}
+    if pieces["X"] == pieces["O"]:
+        return "column"
+    due = "X" if pieces["X"] < pieces["O"] else "O"
+    asked = named.pop()
+    return "column" if asked == due else f"column for {asked}, but it is {due}'s turn"
 
 
 def main(argv=None) -> int:

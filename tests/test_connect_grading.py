@@ -118,3 +118,12 @@ def test_a_program_in_its_own_words_and_drawing_loses_nothing(harness_cli):
     done = harness_cli("samples", "connect", "--sample=variant-own-drawing")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "connect: 1 of 1 samples as expected.yaml says" in done.stdout
+
+
+def test_a_prompt_naming_the_wrong_player_reads_as_wrong():
+    """After X's drop (more X than O on the board) the prompt may name O, or no symbol at all."""
+    board = "\n".join(["|_|_|_|_|_|_|_|_|"] * 7 + ["|_|_|X|_|_|_|_|_|"])
+    assert connect.facts(board + "\nEnter the column to place your O piece: ")[-1] == ("prompt", "column")
+    assert connect.facts(board + "\nBob, choose a column: ")[-1] == ("prompt", "column")
+    assert connect.facts(board + "\nEnter the column to place your X piece: ")[-1] == (
+        "prompt", "column for X, but it is O's turn")
