@@ -202,16 +202,19 @@ _REFUSALS = re.compile(
     r"out of (?:range|bounds)|not (?:a|an) (?:number|integer|int|digit|whole number)|non-?(?:numeric|integer|number)|"
     r"not numeric|full|no (?:more )?(?:room|space)|can(?:not|'t| not) (?:fit|hold|take|place|drop|go|be)|illegal|"
     r"error|wrong|bad|does(?:n't| not) exist|no such|no column|there is no|try again|oops|sorry|unrecogni[sz]ed)\b")
-_DRAW = re.compile(r"(?i)\b(?:draw|tie|tied|stalemate|nobody wins|no one wins|no winner)\b")
+_DRAW = re.compile(r"(?i)\b(?:draw|drawn|tie|tied|stalemate|no winner)\b|"
+                   r"\b(?:nobody|no one|noone|neither)\b[^.!?]{0,20}\b(?:wins|won|win)\b")
 _WIN = re.compile(r"(?i)\b(?:wins|won|winner|victory|victorious|congratulations|congrats)\b")
 _NOT_NAMES = frozenset(
     "you nobody everyone everybody it it's its the a an i we game player winner winners is has and wins won "
     "congratulations congrats well done great victory victorious game over connect connects four five six "
-    "in a row with line lines who what that this".split())
+    "in a row with line lines who what that this board full over end ended round match so here there "
+    "has have had player's our your their".split())
 _AGAIN = re.compile(r"(?i)\bplay\w*\b[^.!]{0,40}\bagain\b|\bagain\s*\?|\b(?:another|new) (?:game|round|match)\b|"
                     r"\bplay more\b|\bkeep playing\b|\bcontinue\b|\brematch\b|\by(?:es)?\W{0,3}(?:or|/|,)\W{0,3}no?\b")
-_WELCOME = re.compile(r"(?i)\bwelcome\b|\blet'?s play\b|\bconnect[ -]{0,3}(?:four|five|six|[456])\b")
+_WELCOME = re.compile(r"(?i)\bwelcome\b|\blet'?s play\b|\bhello\b|\bgreetings\b|\bconnect[ -]{0,3}(?:four|five|six|[456])\b")
 _COUNT = re.compile(r"(?i)\b(?:connected|connection|connections|in a row|longest|streak|chain)\b")
+_COUNT_WEAK = re.compile(r"(?i)\b(?:connect|max|maximum)\b")  # a count's word unless the line asks for a column
 _PROMPT = re.compile(r"(?i)\b(?:column|col|enter|choose|pick|select|drop|place|move|turn)\b")
 _STAT_WORDS = {"win": "w", "wins": "w", "won": "w", "w": "w", "loss": "l", "losses": "l", "lost": "l",
                "lose": "l", "l": "l", "draw": "d", "draws": "d", "drew": "d", "tie": "d", "ties": "d",
@@ -279,9 +282,11 @@ def read_boards(lines: list[str]) -> tuple[list, list[bool]]:
             index += 1
             continue
         width, board, at = len(rows[index]), [], index
-        while at < len(lines) and (rows[at] is not None and len(rows[at]) == width or board and _is_border(lines[at])):
-            if rows[at] is not None:
+        while at < len(lines):
+            if rows[at] is not None and len(rows[at]) == width:
                 board.append(rows[at])
+            elif not (board and _is_border(lines[at]) or len(board) < width and _blank_before_row(lines, rows, at, width)):
+                break
             at += 1
         if len(board) == width:
             boards.append(board)
@@ -294,6 +299,11 @@ def read_boards(lines: list[str]) -> tuple[list, list[bool]]:
                 drawn[covered] = True
         index = at
     return boards, drawn
+
+
+def _blank_before_row(lines: list[str], rows: list, at: int, width: int) -> bool:
+    """A blank line between two rows of a board drawn with a blank line between its rows."""
+    return not lines[at].strip() and at + 1 < len(lines) and rows[at + 1] is not None and len(rows[at + 1]) == width
 
 
 def _longest(board: list, piece: str) -> int:
@@ -373,10 +383,11 @@ def _stats_row(line: str, order: str) -> str | None:
     """`name w l d` for a line with a name and three counts (`Alice: 1 0 0`, `Bob - 1 win, 0
     losses, 0 ties`, `Bob W:1 L:0 D:0`), the counts by their words or else in `order`."""
     tokens = _tokens(line)
-    numbers = [i for i, t in enumerate(tokens) if t.isdigit()]
+    numbers = [i for i, t in enumerate(tokens) if t.isdigit() and not (i and tokens[i - 1].lower() == "player")]
     if len(numbers) != 3:
         return None
-    name = [t.lower() for t in tokens[:numbers[0]] if t.lower() not in _STAT_WORDS and t not in ("X", "O")]
+    name = [t.lower() for t in tokens[:numbers[0]]
+            if t.lower() not in _STAT_WORDS and t.lower() != "player" and t not in ("X", "O") and not t.isdigit()]
     if not name:
         return None
     named = {}
@@ -426,7 +437,6 @@ def facts(text: str) -> list[tuple[str, str]]:
     for line, part in zip(lines, drawn):
         if part or not line.strip() or len(line) > _LONGEST_LINE:
             continue
-        lowered = line.lower()
         header = _header_order(line)
         if header and not any(t.isdigit() for t in _tokens(line)):
             order = header
@@ -446,10 +456,11 @@ def facts(text: str) -> list[tuple[str, str]]:
             found["again"] = "asked"
         elif _REFUSALS.search(line) and not _WIN.search(line) and not _DRAW.search(line):
             found["refused"] = "column"
-        if _COUNT.search(lowered):
+        if _COUNT.search(line) or _COUNT_WEAK.search(line) and not _PROMPT.search(line):
             counts += _counts_on(line)
     last = next((line for line, part in zip(reversed(lines), reversed(drawn)) if line.strip() and not part), "")
-    if len(last) <= _LONGEST_LINE and _PROMPT.search(last) and not _AGAIN.search(last) \
+    if len(last) <= _LONGEST_LINE and (_PROMPT.search(last) or last.rstrip()[-1:] in (":", "?", ">")) \
+            and not _AGAIN.search(last) \
             and not _WIN.search(last) and not _DRAW.search(last):
         found["prompt"] = "column"
     out = []

@@ -32,6 +32,7 @@ DRAWINGS = [
     ["┌───┬───┬───┬───┬───┬───┬───┬───┐"] + rows("│ {} ", right="│") + ["└───┴───┴───┴───┴───┴───┴───┴───┘"],
     [f"{8 - n} " + line for n, line in enumerate(rows("|{}", right="|", blank="_"))],  # row numbers
     rows(" {} ", blank="·"),
+    "\n".join(rows(" {} ", blank=".")).replace("\n", "\n\n").split("\n"),  # a blank line between rows
 ]
 
 
@@ -70,12 +71,14 @@ def test_any_refusal_of_a_column_is_one_fact(line):
 
 def test_asking_again_without_a_message_is_no_refusal():
     assert connect.facts("Enter the column to place your X piece (1 to 8) or q to quit: ") == [("prompt", "column")]
+    assert connect.facts("> ") == [("prompt", "column")]
 
 
 @pytest.mark.parametrize("line, result", [
     ("Alice wins!", "alice"), ("Congratulations, Alice! You won!", "alice"), ("The winner is Alice.", "alice"),
     ("*** Alice (X) connects 4 and wins! ***", "alice"), ("It's a draw!", "draw"),
-    ("The board is full: nobody wins, it is a tie.", "draw"), ("Stalemate.", "draw")])
+    ("The board is full: nobody wins, it is a tie.", "draw"), ("Stalemate.", "draw"),
+    ("Board full! Nobody won.", "draw"), ("Game over! Bob (O) has won.", "bob")])
 def test_the_result_whatever_the_wording(line, result):
     assert connect.facts(line) == [("result", result)]
 
@@ -92,7 +95,8 @@ def test_contradicting_results_and_boards_read_as_all_of_them():
     "              Wins    Losses    Draws\nAlice:          1       0       0\nBob:            0       1       0",
     "Scores so far:\n  Alice: 1 win(s), 0 loss(es), 0 draw(s)\n  Bob: 0 win(s), 1 loss(es), 0 draw(s)",
     "Alice (X) W:1 L:0 D:0\nBob (O) W:0 L:1 D:0",
-    "Name  Wins Ties Losses\nBob   0    0    1\nAlice 1    0    0"])
+    "Name  Wins Ties Losses\nBob   0    0    1\nAlice 1    0    0",
+    "Alice (player 1): 1 0 0\nBob (player 2): 0 1 0"])
 def test_the_stats_in_any_layout(table):
     assert connect.facts(table + "\nWould you like to play again (y/n)? ") == [
         ("stats", "alice 1 0 0; bob 0 1 0"), ("again", "asked")]
