@@ -429,6 +429,7 @@ def _player_mentions(line):
 
 
 _WINNING = ("win", "won", "victor", "congrat", "champion")
+_REFUSING = ("illegal", "invalid", "not ", "n't", "cannot", "again", "wrong", "sorry", "error", "no such", "impossible")
 
 
 def _named_player(line):
@@ -444,10 +445,26 @@ def _named_player(line):
     return None
 
 
+def _winners(line, named):
+    """The players a line declares the winner: the one it names when it speaks of winning, or,
+    with both named, each that a word of winning follows ("Player 1 wins! Player 2 wins!" names
+    two, an answer that says nothing)."""
+    lowered = line.lower()
+    if not any(word in lowered for word in _WINNING):
+        return []
+    players = list(dict.fromkeys(player for player, _ in named))
+    if len(players) == 1:
+        return players
+    return list(dict.fromkeys(player for player, end in named
+                              if any(word in lowered[end:end + 20] for word in _WINNING)))
+
+
 def facts(text):
-    """What a person reads in a turn's output: every board drawn (`board`, the plain line) and
-    every player a line is about (`player`: the one asked to move, or the winner), in order,
-    whatever the drawing and the wording; linear in the text."""
+    """What a person reads in a turn's output, whatever the drawing and the wording, in order:
+    every board drawn (`board`, the plain line), the player a line asks to move (`player`), the
+    winner a line declares (`winner`; two in one turn is no answer), and that a line says
+    something else (`said`: a message in words of its own, such as the refusal of a move, which
+    the handout requires but leaves the words of free); linear in the text."""
     found = []
     for line in read_boards(text).split("\n"):
         if len(line) > LONGEST_BOARD:
@@ -456,9 +473,20 @@ def facts(text):
         if squares is not None and _is_strip(squares):
             found.append(("board", " ".join(squares)))
             continue
+        named = _player_mentions(line)
+        winners = _winners(line, named)
+        if winners:
+            found += [("winner", player) for player in winners]
+            continue
         player = _named_player(line)
-        if player is not None:
-            found.append(("player", player))
+        if player is None:
+            if line.strip():
+                found.append(("said", "yes"))
+            continue
+        lowered = line.lower()
+        if any(word in lowered for word in _REFUSING):  # "Player 1, illegal move! Try again: "
+            found.append(("said", "yes"))
+        found.append(("player", player))
     return found
 
 

@@ -44,18 +44,36 @@ def test_a_board_after_words_keeps_the_words_on_their_own_line():
 
 @pytest.mark.parametrize("line, player", [
     ("Player 1: Enter your move: ", "1"), ("Your turn, player 2 > ", "2"), ("P1 move: ", "1"),
-    ("Player #2, coin and distance? ", "2"), ("Player one, go", "1"), ("Congratulations, player 2!", "2"),
-    ("Game over: player 1 won, player 2 lost.", "1"), ("Player 2 wins! Player 1 loses.", "2"),
-    ("First player, your move: ", "1"), ("The second player wins!", "2"), ("2nd player> ", "2"),
+    ("Player #2, coin and distance? ", "2"), ("Player one, go", "1"), ("First player, your move: ", "1"),
+    ("2nd player> ", "2"),
 ])
-def test_the_player_a_line_is_about_whatever_the_wording(line, player):
+def test_the_player_a_line_asks_whatever_the_wording(line, player):
     assert silver_dollar.facts(line) == [("player", player)]
+
+
+@pytest.mark.parametrize("line, player", [
+    ("Congratulations, player 2!", "2"), ("Game over: player 1 won, player 2 lost.", "1"),
+    ("Player 2 wins! Player 1 loses.", "2"), ("The second player wins!", "2"),
+])
+def test_the_winner_a_line_declares_whatever_the_wording(line, player):
+    assert silver_dollar.facts(line) == [("winner", player)]
+
+
+@pytest.mark.parametrize("text", ["Player 1 wins! Player 2 wins!", "Player 1 wins!\nPlayer 2 wins!",
+                                  "Player 1 wins! (or Player 2 wins!)"])
+def test_two_winners_are_two_answers(text):
+    """Free words, required meaning: a turn that names both players the winner says nothing."""
+    assert sorted(silver_dollar.facts(text)) == [("winner", "1"), ("winner", "2")]
 
 
 @pytest.mark.parametrize("line", ["Illegal move! Try again.", "Coin 9 is blocked or does not exist; again.",
                                   "Enter the number of coins: ", "players 12", "Player 1 and player 2, welcome"])
-def test_lines_about_no_one_player_say_nothing(line):
-    assert silver_dollar.facts(line) == []
+def test_lines_about_no_one_player_are_messages_in_free_words(line):
+    assert silver_dollar.facts(line) == [("said", "yes")]
+
+
+def test_a_refusal_that_names_the_player_is_a_message_and_asks_again():
+    assert silver_dollar.facts("Player 1, that move is illegal. Try again: ") == [("said", "yes"), ("player", "1")]
 
 
 @pytest.mark.parametrize("text", ["1 2 3 4 5 6", "_ _ _ _", "the 3 coins 2", "0 " * 70000, "12", "Time: 10:30"])

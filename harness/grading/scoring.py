@@ -2,8 +2,9 @@
 
 An item's score is its weight times the share of its case points that passed. A case that
 could not be graded (the program's own random start broke the rules) counts for nothing in
-its own item and as one failed point of the item it is charged to (the spec's setup item); a
-harness error counts for nothing anywhere. An item with no case that could be graded is left
+its own item and as one failed point of the item it is charged to (the spec's setup item); so
+does a case that failed at a turn another item owns (judging/charging.py: one mistake, one
+deduction, in the item whose behaviour it is); a harness error counts for nothing anywhere. An item with no case that could be graded is left
 out of the total. Items graded by a person are listed but not counted.
 
 Each case carries `value` (its share of the total, in rubric points) and `earned`, so every
@@ -11,7 +12,7 @@ renderer (Gradescope's per-test scores, JUnit, the gradebook) shows numbers that
 """
 import math
 
-from harness.results import PASSED, UNGRADABLE, CaseResult, ItemScore
+from harness.results import FAILED, PASSED, UNGRADABLE, CaseResult, ItemScore
 from harness.loading.spec import RubricItem, Spec
 
 DIGITS = 4  # rubric points are shown and summed at this precision
@@ -23,8 +24,10 @@ def score(spec: Spec, items: list[RubricItem], cases: list[CaseResult]) -> tuple
     for case in cases:
         case.value = case.earned = 0.0
     for item in items:
-        gradable = [c for c in cases if c.rubric == item.id and c.status in (PASSED, "failed")]
-        charged = [c for c in cases if c.status == UNGRADABLE and c.charged_to == item.id]
+        gradable = [c for c in cases if c.rubric == item.id and c.status in (PASSED, FAILED)
+                    and c.charged_to in (None, item.id)]
+        charged = [c for c in cases if c.charged_to == item.id
+                   and (c.status == UNGRADABLE or c.status == FAILED and c.rubric != item.id)]
         units = math.fsum([c.points for c in gradable] + [1.0] * len(charged))
         counted = item.graded and units > 0
         if counted:

@@ -18,7 +18,7 @@ from harness.building import build as builder
 from harness.building import reference
 from harness.building.javac_server import WarmJavac
 from harness.grading import scoring, shown_paths
-from harness.judging import compare, facts
+from harness.judging import charging, compare, facts
 from harness.loading import config, functions
 from harness.loading.cases import Case
 from harness.loading.spec import Spec
@@ -67,7 +67,8 @@ def state_reader(spec: Spec) -> facts.StateReader | None:
     output -> the (kind, value) facts a person reads in it; None when the spec has none."""
     if not spec.state:
         return None
-    return facts.StateReader(rewriter(spec.state["read"]), tuple(spec.state.get("carry", ())))
+    return facts.StateReader(rewriter(spec.state["read"]), tuple(spec.state.get("carry", ())),
+                             tuple(spec.state.get("presence", ())), tuple(spec.state.get("single", ())))
 
 
 def _read_facts(spec: Spec):
@@ -131,12 +132,25 @@ def _expected(spec: Spec, case: Case, events: list[dict], inputs, home: str) -> 
                     f"the program drew its own start {outcome.start!r}; the expected transcript is the reference's from that start")
 
 
-def _judge(view: compare.View, result: CaseResult, run: runner.RunResult, events: list[dict],
-           expected: Expected) -> CaseResult:
+def view_of(spec: Spec, item: str, case_compare=None) -> compare.View:
+    """How a case of `item` looks at a run (the spec's defaults, the item's policy, the case's own)."""
+    return compare.View(spec.policy(item, case_compare), spec.messages, state_reader(spec))
+
+
+def _judge(spec: Spec, case_milestone: str | None, view: compare.View, result: CaseResult, run: runner.RunResult,
+           read_events: list[dict], expected: Expected) -> CaseResult:
+    """Compare the run with what it should have printed; a failure whose first difference is a
+    turn another item owns (the spec's `owners:`) is charged to that item (judging/charging.py).
+    `read_events` is the program's output read through the spec's rewrite; an item that judges
+    the program's own rendering (rewrite: false) is compared with the output as printed."""
+    def events_for(flags) -> list[dict]:
+        return read_events if flags.rewrite else run.events
+
     result.expected, result.expected_end = expected.events, expected.end
     result.typed = [e["in"] for e in expected.events if "in" in e]
     if expected.note:
         result.notes.append(expected.note)
+    events = events_for(view.flags)
     comparison = compare.compare_within(expected.events, expected.end, events, run.end, view)
     result.policy = compare.describe_policy(view.flags)
     result.turns, result.first_divergence = comparison.turns, comparison.first_divergence
@@ -147,6 +161,20 @@ def _judge(view: compare.View, result: CaseResult, run: runner.RunResult, events
         result.reason = "; ".join(comparison.problems + ([comparison.difference] if comparison.difference else []))
         if run.detail and run.end != expected.end and (run.end.stopped or run.end.kind == "waiting"):
             result.reason = f"{run.detail}; {result.reason}"
+
+        chargeable = {i.id for i in spec.items(case_milestone) if i.graded}
+
+        def whole_view(item: str) -> compare.View | None:  # the owner's look at every turn
+            if item not in chargeable:
+                return None
+            return compare.View(view_of(spec, item).flags.replace({"turns": "all", "from": None}), spec.messages,
+                                state_reader(spec))
+
+        charged = charging.charge(spec.owners, result.rubric, comparison, expected.events, expected.end,
+                                  lambda other: events_for(other.flags), run.end, whole_view)
+        if charged is not None:
+            result.charged_to = charged.item
+            result.reason = f"{charged.describe(result.name)}; {result.reason}"
     return result
 
 
@@ -195,8 +223,7 @@ def _attempt(spec: Spec, case: Case, build: builder.Build, meter: Meter | None =
             return result, expected
         # the start is always read through the rewrite; an item that judges the program's own
         # rendering (rewrite: false) is compared with the output as printed
-        judged = events if view.flags.rewrite else run.events
-        return _judge(view, result, run, judged, expected), None
+        return _judge(spec, case.milestone, view, result, run, events, expected), None
 
 
 def _out_of_time(case: Case, budget: Budget) -> CaseResult:

@@ -10,6 +10,13 @@ says `facts:` compares those facts instead of the text:
   turn or before, then the last value of each other kind in the turn: "is the game where the
   reference's is after every input" (a refused move leaves the board as it was and the same
   player is asked again, whatever the words around it).
+
+Two kinds of fact need more than equality ("free words, required meaning"):
+- a `presence` kind (a message in the program's own words) must be in a turn where the expected
+  turn has one, and may be anywhere else: no message where the handout asks for one fails, a
+  chattier program does not;
+- a `single` kind (the winner) must say one thing in a turn: two different values ("Player 1
+  wins! Player 2 wins!") read as an ambiguous answer that matches nothing.
 """
 from dataclasses import dataclass, field
 from typing import Callable
@@ -22,6 +29,8 @@ class StateReader:
     """Reads the game's state (the facts) from a turn's text, so a drawing of the board is compared by what it shows."""
     read: Callable[[str], list[tuple[str, str]]]
     carry: tuple[str, ...] = ()
+    presence: tuple[str, ...] = ()  # kinds whose presence, not value, counts, and only where expected
+    single: tuple[str, ...] = ()  # kinds of which a turn must say one thing
     _read_before: dict = field(default_factory=dict, compare=False, repr=False)
 
     def facts(self, text: str) -> list[tuple[str, str]]:
@@ -38,14 +47,18 @@ def fact_turns(turns: list[str], reader: StateReader, mode: str) -> list[str]:
     carried: dict[str, str] = {}
     out = []
     for text in turns:
-        lines, last = [], {}
+        lines, last, said = [], {}, {}
         for kind, value in reader.facts(text):
             if kind in reader.carry:
                 carried[kind] = value
                 if mode == "shown":
                     lines.append(f"{kind}: {value}")
             else:
+                said.setdefault(kind, set()).add(value)
                 last[kind] = value
+        for kind in reader.single:
+            if len(said.get(kind, ())) > 1:
+                last[kind] = " and ".join(sorted(said[kind])) + " (two different answers)"
         if mode == "state":
             lines += [f"{kind}: {carried[kind]}" for kind in reader.carry if kind in carried]
         lines += [f"{kind}: {value}" for kind, value in last.items()]
@@ -56,3 +69,21 @@ def fact_turns(turns: list[str], reader: StateReader, mode: str) -> list[str]:
 def describe(mode: str) -> str:
     return {"shown": "the game's states as drawn (any drawing, any wording)",
             "state": "the game's state after each input (any drawing, any wording)"}.get(mode, "")
+
+
+def required_only(expected: list[str], actual: list[str], reader: StateReader) -> list[str]:
+    """The program's fact turns with each `presence` kind kept only where the expected turn has
+    it: a message the handout asks for must be there, one it does not ask for costs nothing."""
+    if not reader.presence:
+        return actual
+    out = []
+    for index, turn in enumerate(actual):
+        wanted = expected[index] if index < len(expected) else ""
+        drop = [kind for kind in reader.presence if not _has_kind(wanted, kind)]
+        out.append("\n".join(line for line in turn.split("\n") if not any(line.startswith(f"{kind}: ") for kind in drop))
+                   if drop else turn)
+    return out
+
+
+def _has_kind(turn: str, kind: str) -> bool:
+    return turn.startswith(f"{kind}: ") or f"\n{kind}: " in turn

@@ -6,6 +6,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from harness.loading import owners as turn_owners
 from harness.loading import policy as policies
 from harness.loading import random_start as random_starts
 from harness.loading.run_limits import Limits
@@ -86,6 +87,7 @@ class Spec:
     state: dict | None = None  # {read: "module:function", carry: [kinds]}: the state a person reads from output
     submission_seconds: float = SUBMISSION_SECONDS  # the time budget of one submission's runs, all together
     built: BuiltReference | None = None  # the recipe's build (harness.building.reference.prepared)
+    owners: tuple = ()  # turn_owners.OwnerRule, in the spec's order: which item a turn of any case belongs to
 
     def __getstate__(self):
         """Workers get the spec without its YAML node tree (line numbers matter only at load)."""
@@ -197,7 +199,8 @@ def load(game: str, root: Path | None = None) -> Spec:
                 targets, rubric, policies.policy("default", data.get("defaults", {}).get("compare")),
                 Limits(**limits), random_starts.parse(data.get("random_start"), (data.get("state") or {}).get("read")),
                 doc,
-                data.get("seed_option"), data.get("rewrite"), messages, data.get("state"), budget)
+                data.get("seed_option"), data.get("rewrite"), messages, data.get("state"), budget,
+                owners=turn_owners.parse(doc, [item.id for item in rubric]))
     _check_references(spec)
     return spec
 

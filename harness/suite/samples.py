@@ -163,7 +163,7 @@ def judge(expectation: Expectation, found: list[Case], result: SubmissionResult)
             problems.append(f"{name}: passed or was not graded; expected.yaml says it fails")
         for name in sorted(set(failed) - expectation.fails - expectation.may_fail):
             problems.append(f"{name}: failed, and expected.yaml does not list it: {failed[name].reason}")
-        promised = {failed[name].rubric for name in failed} | expectation.also_loses
+        promised = {failed[name].charged_to or failed[name].rubric for name in failed} | expectation.also_loses
         if set(lost) != promised:
             problems.append(_items_differ(lost, promised))
     if not problems and expectation.full_marks and result.possible and result.percent != 100.0:

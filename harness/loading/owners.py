@@ -1,0 +1,53 @@
+"""A spec's turn owners: which rubric item a turn of a case belongs to.
+
+A case is filed under one item, but its turns exercise several behaviours (a board case types
+an illegal try; a method's case observes through another method). `owners:` in spec.yaml names
+those turns by what is typed before them or what the reference prints in them, so that a
+difference there is charged to the item whose behaviour it is (harness/judging/charging.py).
+"""
+from dataclasses import dataclass
+
+from harness.errors import InputError
+from harness.loading import policy as policies
+from harness.loading import yamlfile
+
+
+@dataclass(frozen=True)
+class OwnerRule:
+    """Turns that belong to `item`: the line typed before them matches `typed`, and the
+    expected output matches `shows` (either may be absent, not both)."""
+    item: str
+    what: str  # the turn as a report names it: "the illegal try"
+    typed: object = None  # an RE2 pattern, or None
+    shows: object = None  # an RE2 pattern, or None
+
+    def owns(self, typed: str | None, expected: str | None) -> bool:
+        if self.typed is not None and (typed is None or self.typed.search(typed) is None):
+            return False
+        return self.shows is None or expected is not None and self.shows.search(expected) is not None
+
+
+def parse(doc: yamlfile.Document, items: list[str]) -> tuple[OwnerRule, ...]:
+    """The spec's `owners:` rules, their patterns compiled by RE2 and their items checked."""
+    rules = []
+    for index, data in enumerate(doc.data.get("owners") or []):
+        where = ["owners", index]
+        if data["item"] not in items:
+            raise InputError(f"owners[{index}].item: no rubric item {data['item']!r}; use one of: {', '.join(items)}",
+                             doc.path, doc.line_of([*where, "item"]))
+        compiled = {}
+        for key in ("typed", "shows"):
+            if data.get(key) is None:
+                continue
+            try:
+                compiled[key] = policies.pattern(data[key])
+            except policies.PatternError as problem:
+                raise InputError(f"owners[{index}].{key} is not a pattern RE2 can run: {problem}; write it in RE2's "
+                                 "syntax", doc.path, doc.line_of([*where, key])) from None
+        rules.append(OwnerRule(data["item"], data["what"], compiled.get("typed"), compiled.get("shows")))
+    return tuple(rules)
+
+
+def owner(rules: tuple[OwnerRule, ...], typed: str | None, expected: str | None) -> OwnerRule | None:
+    """The first rule that owns a turn, or None (the case's own item owns it)."""
+    return next((rule for rule in rules if rule.owns(typed, expected)), None)
