@@ -334,9 +334,12 @@ def test_a_child_that_keeps_printing_after_its_parent_exits_is_stopped(tmp_path)
     marker = tmp_path / "pid"
     result = run_script(tmp_path, f"""
         import os, signal, time
+        ready, tell = os.pipe()
         child = os.fork()
         if child == 0:
             signal.signal(signal.SIGHUP, signal.SIG_IGN)
+            os.close(tell)
+            os.read(ready, 1)  # prints once its pid is written down (the run may end at once then)
             while True:
                 try:
                     os.write(1, b"x" * 1000 + b"\\n")
@@ -344,6 +347,7 @@ def test_a_child_that_keeps_printing_after_its_parent_exits_is_stopped(tmp_path)
                     time.sleep(0.01)
         with open({str(marker)!r}, "w") as out:
             out.write(str(child))
+        os.close(tell)
         print("parent done")
     """, limits=runner.Limits(turn_seconds=3, run_seconds=5, output_bytes=50_000))
     assert result.end in (End("output-limit"), End.exited(0))

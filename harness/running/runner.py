@@ -4,6 +4,11 @@ The transcript is a list of events, `{"out": text}` and `{"in": line}`, in the o
 happened. A run ends with an exit status, a signal, `waiting` (inputs ran out while the
 program reads), `timeout` (a turn or the whole run over its limit) or `output-limit`.
 Whatever happens, everything the run started is killed before `run` returns.
+
+A line is typed only when the kernel shows the program waiting for its terminal (procwait):
+never on silence, which a program that pauses or is starved of CPU shows as well. The one
+exception is at the turn limit, where the run would otherwise fail: a program idle in a
+select/poll/epoll whose set the harness cannot read may be waiting for input, and is typed to.
 """
 import math
 import os
@@ -263,8 +268,8 @@ class _Session:
                 if unseen is None:
                     where = f"after input {self.typed}" if self.typed else "before the first input"
                     return self._finish(End("timeout"), f"no wait for input and no exit within {limits.turn_seconds:g} s {where}")
-                if ticks is None or now - max(idle_from, last_activity) < limits.quiet_seconds:
-                    unseen = None  # not idle for long enough yet: look again (at most quiet_seconds more)
+                if ticks is None or now - max(idle_from, last_activity) < limits.quiet_seconds or self.poller.poll(0):
+                    unseen = None  # not idle for long enough yet, or output to take: look again (at most quiet_seconds more)
             if unseen is None:
                 if self.poller.poll(interval * 1000):
                     if not self._read():
