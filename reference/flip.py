@@ -405,18 +405,19 @@ def plan_inputs(state: GameState, strategy) -> list:  # audit: reference-only (-
 
 # audit: begin reference-only (GameStateDriver: the course's support program, which calls the student's methods)
 DRIVER_HELP = """\
-One command per line; each prints one line (blank lines print nothing):
-  new LIST / LIST      GameState(int[], int[])      -> ok
+One command per line; each prints one line, a change of the state a second one with the
+state it left (toString()); blank lines print nothing:
+  new LIST / LIST      GameState(int[], int[])      -> ok, then the state
   random N             GameState(N), 0 <= N <= 100  -> dice N1 N2 allFlippable B inRange B middleEmpty B
                                                        (read from toString(); `unreadable TEXT` if it
                                                        does not look like a state string)
-  flip V | play V      flip(V) | play(V)            -> ok
-  take LIST            take(LIST)                   -> ok
+  flip V | play V      flip(V) | play(V)            -> ok, then the state
+  take LIST            take(LIST)                   -> ok, then the state
   checkTake LIST       checkTake(LIST)              -> true | false
   checkFlip LIST / V   checkFlip(LIST, V)           -> true | false
   checkPlay LIST / V   checkPlay(LIST, V)           -> true | false
   isWinning            isWinning()                  -> true | false
-  switch               switchPlayers()              -> ok
+  switch               switchPlayers()              -> ok, then the state
   show                 toString()                   -> the string
   quit                 exit 0 (end of input too)
 LIST: zero or more tokens of digits 1-6, read digit by digit ("244" = "2 4 4"); V: one digit 1-6.
@@ -499,7 +500,7 @@ class Driver:
                 left, right = _split_slash(args)
                 p1, p2 = _parse_list(left), _parse_list(right)
                 self.state = GameState(p1, p2)
-                return "ok"
+                return self.changed()
             if command == "random":
                 if len(args) != 1 or not _COUNT.fullmatch(args[0]) or int(args[0]) > 100:
                     raise _BadArguments()
@@ -541,7 +542,12 @@ class Driver:
                 return _java_bool(state.is_winning())
         except PreconditionError as exc:
             return f"undefined {exc}"
-        return "ok"
+        return self.changed()
+
+    def changed(self) -> str:
+        """A call that changed the state answers `ok` and the state it left, on a line of its
+        own, so that a change is judged at the call that made it (GameStateDriver.java)."""
+        return "ok\n" + self.state.to_string()
 
 
 def run_driver(scanner) -> int:

@@ -16,7 +16,7 @@ from harness.building import build as builder
 from harness.grading import submission as grading
 from harness.loading import cases as caseload
 from harness.loading import spec as specs
-from harness.running import sandbox
+from harness.running import launcher, sandbox
 from harness.running.environment import Workdir
 from tests.helpers import ROOT
 
@@ -232,12 +232,18 @@ def test_a_watching_public_run_sees_no_hidden_run(attacker, channel):
 
 
 @pytest.mark.parametrize("channel", ["fcntl", "flock", "inotify"])
-def test_the_probes_see_a_shared_build_folder(attacker, channel):
-    """The probes are real: run unconfined, where both runs share the build folder, the public
-    run sees the hidden one (so no `SEEN` above is the isolation, not a probe that sees nothing)."""
+def test_the_probes_see_a_shared_build_folder(attacker, channel, monkeypatch):
+    """The probes are real: run unconfined and without the seccomp filter, where both runs share
+    the build folder, the public run sees the hidden one (so no `SEEN` above is the isolation,
+    not a probe that sees nothing)."""
     spec, case, built = attacker
-    shared = (spec, case, dataclasses.replace(built, sandboxed=False))
-    outputs = _both(shared, channel, 44, first="show" if channel == "inotify" else "hide")
+    monkeypatch.setattr(launcher, "_FILTER", None)
+    launcher.for_this_process().close()  # the spare made before was forked with the filter
+    try:
+        shared = (spec, case, dataclasses.replace(built, sandboxed=False))
+        outputs = _both(shared, channel, 44, first="show" if channel == "inotify" else "hide")
+    finally:
+        launcher.for_this_process().close()  # nor may a spare without it outlive this test
     assert "SEEN" in outputs["show"], outputs
 
 

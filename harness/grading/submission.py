@@ -94,8 +94,8 @@ def _run_program(spec: Spec, case: Case, build: builder.Build, home: str, inputs
     limits = dataclasses.replace(case_limits(spec, case), budget=meter)
     # the run sees its own copy of the build folder: nothing in it is a file another run sees
     with sandbox.own_copies([build.src] if build.src and build.sandboxed else []) as copies:
-        confined = sandbox.wrap(command, writable=[home], readable=[], hidden=build.hidden, cwd=home,
-                                copies=copies) if build.sandboxed else command
+        confined = sandbox.wrap(command, writable=[home], readable=[], hidden=build.hidden, cwd=home, copies=copies) \
+            if build.sandboxed else sandbox.unprivileged(command, [home], [build.src] if build.src else [])
         run = runner.run(confined, env=child_env(home), cwd=home, inputs=inputs, limits=limits, spin=spin)
     if build.sandboxed and run.end.kind == "exit":
         run.end = End.parse(sandbox.exit_status(run.end.status))

@@ -48,7 +48,7 @@ def charge(rules: tuple, own_item: str, comparison: compare.Comparison, expected
     if turn >= len(exp_turns):
         return None  # output after the expected end: the case's own item judges the end
     typed = exp_inputs[turn - 1] if 0 < turn <= len(exp_inputs) else None
-    rule = turn_owners.owner(rules, typed, exp_turns[turn])
+    rule = turn_owners.owner(rules, turn, len(exp_turns), typed, exp_turns[turn])
     if rule is None or rule.item == own_item:
         return None
     view = view_of(rule.item)

@@ -14,14 +14,18 @@ from harness.loading import yamlfile
 
 @dataclass(frozen=True)
 class OwnerRule:
-    """Turns that belong to `item`: the line typed before them matches `typed`, and the
-    expected output matches `shows` (either may be absent, not both)."""
+    """Turns that belong to `item`: the line typed before them matches `typed`, the expected
+    output matches `shows`, and the turn is the `first` (before any input) or the `last` one of
+    the expected run; what a rule leaves out is not asked."""
     item: str
     what: str  # the turn as a report names it: "the illegal try"
     typed: object = None  # an RE2 pattern, or None
     shows: object = None  # an RE2 pattern, or None
+    turn: str | None = None  # "first" | "last" | None
 
-    def owns(self, typed: str | None, expected: str | None) -> bool:
+    def owns(self, index: int, turns: int, typed: str | None, expected: str | None) -> bool:
+        if self.turn == "first" and index != 0 or self.turn == "last" and index != turns - 1:
+            return False
         if self.typed is not None and (typed is None or self.typed.search(typed) is None):
             return False
         return self.shows is None or expected is not None and self.shows.search(expected) is not None
@@ -44,10 +48,11 @@ def parse(doc: yamlfile.Document, items: list[str]) -> tuple[OwnerRule, ...]:
             except policies.PatternError as problem:
                 raise InputError(f"owners[{index}].{key} is not a pattern RE2 can run: {problem}; write it in RE2's "
                                  "syntax", doc.path, doc.line_of([*where, key])) from None
-        rules.append(OwnerRule(data["item"], data["what"], compiled.get("typed"), compiled.get("shows")))
+        rules.append(OwnerRule(data["item"], data["what"], compiled.get("typed"), compiled.get("shows"), data.get("turn")))
     return tuple(rules)
 
 
-def owner(rules: tuple[OwnerRule, ...], typed: str | None, expected: str | None) -> OwnerRule | None:
-    """The first rule that owns a turn, or None (the case's own item owns it)."""
-    return next((rule for rule in rules if rule.owns(typed, expected)), None)
+def owner(rules: tuple[OwnerRule, ...], index: int, turns: int, typed: str | None,
+          expected: str | None) -> OwnerRule | None:
+    """The first rule that owns turn `index` of `turns`, or None (the case's own item owns it)."""
+    return next((rule for rule in rules if rule.owns(index, turns, typed, expected)), None)

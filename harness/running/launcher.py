@@ -8,6 +8,8 @@ case worker starts, for its first): on a terminal of its own, it joins its group
 a pipe. `start` gives it the command; it then sets the run's limits on its group and on itself
 and executes the command, and the next one is forked. Until that moment it runs nothing but
 the harness's own code, with every file descriptor but its terminal and its two pipes closed.
+Just before it executes the command it loads the seccomp filter of `harness.running.seccomp`
+(with no_new_privs): no run can lock, watch or key anything another run could see.
 
 A spare never used is killed and its group removed when its owner closes the launcher (at
 exit); if the owner dies first, the spare sees its pipe close, leaves its group, removes it and
@@ -31,12 +33,13 @@ import termios
 import threading
 from dataclasses import dataclass
 
-from harness.running import cgroups
+from harness.running import cgroups, seccomp
 from harness.running.cgroups import TreeLimits
 from harness.running.limits import limit_process
 
 ROWS, COLUMNS = 500, 1000  # a terminal wide enough that no program's line is wrapped by it
 _PR_SET_TIMERSLACK, _PR_GET_TIMERSLACK = 29, 30
+_FILTER = seccomp.program()  # made once, before any spare is forked
 _TAKEN = b"\0"  # the first byte on the report pipe: the spare read its command (what follows is why exec failed)
 
 
@@ -237,6 +240,8 @@ def _wait_and_execute(command_read: int, failed_write: int) -> None:
     for number in (signal.SIGPIPE, signal.SIGHUP):  # as a program started from a shell has them
         signal.signal(number, signal.SIG_DFL)
     timer_slack(timer_slack_ns)
+    if _FILTER is not None:  # nothing the run does can reach another run (harness.running.seccomp)
+        seccomp.install(_FILTER, _libc())
     os.chdir(cwd)
     os.execve(path, command, env)
 

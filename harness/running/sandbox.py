@@ -14,10 +14,10 @@ cases, the reports and /etc/shadow are simply not there.
 
 Nothing passes from one run to another (a hidden case's inputs must not reach a public run's
 output): a run's folders and /tmp are its own tmpfs, its build folder is its own copy
-(`own_copies`), its pid, IPC, network, UTS and cgroup namespaces are its own, and a seccomp
-filter (`seccomp.filter`) refuses the calls that act on a file every run shares (the system's
-files, /dev/null) so that another can see it: record locks, flock, leases, dnotify, inotify
-and fanotify, and the kernel's keyrings.
+(`own_copies`), its pid, IPC, network, UTS and cgroup namespaces are its own, and the seccomp
+filter every run gets from the launcher (`harness.running.seccomp`) refuses the calls that act
+on a file every run shares (the system's files, /dev/null) so that another can see it: record
+locks, flock, leases, dnotify, inotify and fanotify, and the kernel's keyrings.
 
 Who it runs as: when the harness is root, bwrap runs without a user namespace and
 `setpriv` drops the program, after the mounts are made, to an unprivileged host uid of its
@@ -32,7 +32,12 @@ Memory, processes and time are bounded per process tree by `harness.running.cgro
 where the machine allows them, per-process rlimits otherwise); `describe()` says what holds.
 
 `HARNESS_SANDBOX=off` turns the sandbox off. Without it, `require` refuses to grade unless
-running unconfined was asked for explicitly.
+running unconfined was asked for explicitly. Unconfined because bubblewrap cannot run (not
+switched off), a harness that is root still runs each program as an unprivileged uid of its
+own (`unprivileged`): it sees the machine, but can write only its run folder and the places
+anyone may write (/tmp), never what the grading reads or writes (the cases, the harness, the
+results, a script that started the grading), and signals no one else; without `setpriv` that
+is impossible, and `require` refuses.
 """
 import contextlib
 import glob
@@ -49,7 +54,7 @@ from pathlib import Path
 from typing import Iterator
 
 from harness import atomic
-from harness.running import cgroups, seccomp
+from harness.running import cgroups
 from harness.loading import config
 from harness.errors import InputError
 
@@ -69,7 +74,12 @@ def _switched_off() -> bool:
 
 
 def _root() -> bool:
-    return os.geteuid() == 0 and shutil.which("setpriv") is not None
+    return os.geteuid() == 0 and _setpriv() is not None
+
+
+def _setpriv() -> str | None:
+    """util-linux's setpriv: on PATH, or where the system keeps it."""
+    return shutil.which("setpriv") or next((p for p in ("/usr/bin/setpriv", "/bin/setpriv") if os.access(p, os.X_OK)), None)
 
 
 @cache
@@ -156,6 +166,8 @@ def describe() -> str:
     limits = cgroups.mechanism()
     bounds = (f"whole-tree memory and process limits by {limits}" if limits != "rlimits"
               else "per-process rlimits (no control group could be made)")
+    if not available() and not _switched_off() and _root():
+        return f"no sandbox: submissions see the machine, as an unprivileged uid of their own per run; {bounds}"
     if not available():
         return f"no sandbox: submissions run with the grader's rights; {bounds}"
     who = "an unprivileged uid of its own per run" if _root() else "uid 65534 in a user namespace"
@@ -165,7 +177,13 @@ def describe() -> str:
 def require(allow_unconfined: bool) -> None:
     """Grading runs strangers' code: refuse to do it unconfined unless that was asked for
     (`allow_unconfined`, or HARNESS_SANDBOX=off)."""
-    if available() or allow_unconfined or _switched_off():
+    if available() or _switched_off():
+        return
+    if allow_unconfined and os.geteuid() == 0 and _setpriv() is None:
+        raise InputError("bubblewrap cannot run here and setpriv (util-linux) is missing, so a submission "
+                         "would run as root and could rewrite the grading's results: install bubblewrap "
+                         "or util-linux (apt-get install bubblewrap util-linux)")
+    if allow_unconfined:
         return
     if shutil.which("bwrap") is None:
         raise InputError("bubblewrap is not installed: install it (apt-get install bubblewrap) "
@@ -304,42 +322,7 @@ def _wrap(command: list[str], writable: list[str], readable: list[str], cwd: str
         private = ["--disable-userns"] if "--disable-userns" in _options() else []
         args[1:1] = ["--unshare-user", "--uid", str(_NOBODY), "--gid", str(_NOBODY), "--cap-drop", "ALL", *private]
         args += ["--"]
-    return _filtered(args) + command
-
-
-_FILTER_FD = 3  # the descriptor bwrap reads the seccomp filter from
-
-
-def _filtered(args: list[str]) -> list[str]:
-    """bwrap's arguments with the seccomp filter loaded (`harness.running.seccomp`): bwrap reads
-    it from a descriptor, which a shell opens on the filter's file just before it becomes bwrap
-    (a run's process keeps no descriptor but its terminal until it executes its command)."""
-    path = _filter_file()
-    if path is None:
-        return args
-    return ["/bin/sh", "-c", f'exec "$@" {_FILTER_FD}<"$0"', path,
-            args[0], "--seccomp", str(_FILTER_FD), *args[1:]]
-
-
-@cache
-def _filter_file() -> str | None:
-    """The seccomp filter's file in the user's cache (named by its content), written once."""
-    code = seccomp.program()
-    if code is None or not os.path.exists("/bin/sh"):
-        return None
-    import hashlib
-
-    path = _probe_file().parent / f"seccomp-{hashlib.sha256(code).hexdigest()[:16]}.bpf"
-    try:
-        if not path.is_file() or path.read_bytes() != code:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            atomic.write_bytes(path, code)
-    except OSError:  # no cache to write to: a private file of this process instead
-        handle, name = tempfile.mkstemp(prefix="harness-seccomp-", suffix=".bpf")
-        with os.fdopen(handle, "wb") as out:
-            out.write(code)
-        return name
-    return str(path)
+    return args + command
 
 
 @contextlib.contextmanager
@@ -347,7 +330,7 @@ def own_copies(folders: list[str]) -> Iterator[dict[str, str]]:
     """A private copy of each folder for one run, removed afterwards: {folder: its copy}.
     `wrap` shows each copy read-only where its folder is, so no file the run sees is one another
     run sees (a lock or watch on it reaches no one). A build folder is sources and compiled
-    output, a few hundred KB; the copy costs about a millisecond. Without the sandbox, {}."""
+    output, a few KB to a few hundred; the copy costs a few milliseconds. Without the sandbox, {}."""
     if not folders or not available():
         yield {}
         return
@@ -356,7 +339,7 @@ def own_copies(folders: list[str]) -> Iterator[dict[str, str]]:
         copies = {}
         for index, folder in enumerate(folders):
             copy = os.path.join(base, str(index))
-            shutil.copytree(folder, copy, symlinks=True)
+            shutil.copytree(folder, copy, symlinks=True, copy_function=shutil.copy)  # modes, not times
             copies[folder] = copy
         yield copies
     finally:
@@ -372,6 +355,36 @@ def wrap(command: list[str], writable: list[str], readable: list[str], hidden: l
     if not available():
         return command
     return _wrap(command, writable, readable, cwd, copies)
+
+
+def unprivileged(command: list[str], writable: list[str], readable: list[str]) -> list[str]:
+    """Without bubblewrap (not switched off), as root: `command` run by `setpriv` as the run's own
+    unprivileged uid (`sandbox_uid`), no groups, no capabilities, no_new_privs. `writable`
+    folders become that uid's; `readable` ones are opened to everyone, with the temporary
+    folders above them searchable. Anything else: `command` as it is."""
+    if available() or _switched_off() or not _root():
+        return command
+    uid = sandbox_uid()
+    for folder in writable:
+        _give(folder, uid)
+        _reachable(folder)
+    for folder in readable:
+        _open_to_all(folder)
+        _reachable(folder)
+    return [_setpriv(), f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--inh-caps=-all",
+            "--bounding-set=-all", "--no-new-privs", "--", *command]
+
+
+def _reachable(folder: str) -> None:
+    """Let anyone pass through the folders above `folder` that the harness made in the temporary
+    folder (mkdtemp makes them 0700); nothing above the temporary folder is changed."""
+    top = os.path.realpath(tempfile.gettempdir())
+    parent = os.path.dirname(os.path.realpath(folder))
+    while _inside(parent, top) and parent != top:
+        mode = os.stat(parent).st_mode
+        if mode & 0o111 != 0o111:
+            os.chmod(parent, mode | 0o111)
+        parent = os.path.dirname(parent)
 
 
 def exit_status(end):

@@ -9,9 +9,13 @@ Either is a channel from a hidden case's run to a public one. Kernel keyrings ar
 course game needs none of them. Calls of another ABI than the machine's own (32-bit `int 0x80`,
 x32) would dodge a filter keyed on numbers, so they kill the process.
 
-The filter is classic BPF over `struct seccomp_data`, the form bubblewrap's `--seccomp FD`
-loads; `program()` is None on an architecture this module has no numbers for.
+The filter is classic BPF over `struct seccomp_data`; `program()` is None on an architecture
+this module has no numbers for. The launcher (`harness.running.launcher`) installs it in a
+run's process just before that process executes its command (bubblewrap and setpriv, then the
+program, all run under it); the calls it refuses are none of theirs.
 """
+import ctypes
+import os
 import platform
 import struct
 
@@ -69,3 +73,22 @@ def program(machine: str | None = None) -> bytes | None:
 
     return b"".join(struct.pack("=HBBI", kind, offset(yes, at), offset(no, at), k)
                     for at, (kind, yes, no, k) in enumerate(code))
+
+
+_PR_SET_NO_NEW_PRIVS, _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 38, 22, 2
+
+
+class _Program(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+def install(code: bytes, libc: ctypes.CDLL) -> None:
+    """Load `code` as the calling process's filter (kept across exec, by every child too), with
+    no_new_privs, which an unprivileged process needs for it. Raises OSError if the kernel refuses."""
+    held = ctypes.create_string_buffer(code, len(code))
+    program = _Program(len(code) // 8, ctypes.cast(held, ctypes.c_void_p))
+    for request, args in ((_PR_SET_NO_NEW_PRIVS, (1, 0, 0, 0)),
+                          (_PR_SET_SECCOMP, (_SECCOMP_MODE_FILTER, ctypes.byref(program), 0, 0))):
+        if libc.prctl(request, *args) != 0:
+            number = ctypes.get_errno()
+            raise OSError(number, f"the seccomp filter could not be loaded: {os.strerror(number)}")

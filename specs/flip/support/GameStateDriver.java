@@ -9,20 +9,21 @@ import java.util.regex.Pattern;
  * tested on its own. The reference answers the same protocol with
  * `python -m reference.flip --driver`.
  *
- * Protocol: one command per line on standard input. Each command prints exactly one
- * line; a blank line prints nothing. The program ends at `quit` or at the end of input,
- * with status 0.
+ * Protocol: one command per line on standard input. Each command prints one line, and a
+ * command that changes the state a second one: the state it left (toString()), so that a
+ * change is judged at the call that made it, not at a later call that observes it; a blank
+ * line prints nothing. The program ends at `quit` or at the end of input, with status 0.
  *
- *   new LIST / LIST      new GameState(p1, p2)                -> ok
+ *   new LIST / LIST      new GameState(p1, p2)                -> ok, then the state
  *   random N             new GameState(N), 0 <= N <= 100      -> dice N1 N2 allFlippable B inRange B middleEmpty B
- *   flip V               flip(V)                              -> ok
- *   play V               play(V)                              -> ok
- *   take LIST            take(LIST)                           -> ok
+ *   flip V               flip(V)                              -> ok, then the state
+ *   play V               play(V)                              -> ok, then the state
+ *   take LIST            take(LIST)                           -> ok, then the state
  *   checkTake LIST       checkTake(LIST)                      -> true | false
  *   checkFlip LIST / V   checkFlip(LIST, V)                   -> true | false
  *   checkPlay LIST / V   checkPlay(LIST, V)                   -> true | false
  *   isWinning            isWinning()                          -> true | false
- *   switch               switchPlayers()                      -> ok
+ *   switch               switchPlayers()                      -> ok, then the state
  *   show                 toString()                           -> the string returned
  *   quit                 ends the program, prints nothing
  *
@@ -105,7 +106,7 @@ public class GameStateDriver
                try
                {
                   state = new GameState(p1, p2);
-                  return "ok";
+                  return changed();
                }
                catch (Throwable e)
                {
@@ -164,10 +165,10 @@ public class GameStateDriver
       {
          switch (command)
          {
-            case "flip": state.flip(value); return "ok";
-            case "play": state.play(value); return "ok";
-            case "take": state.take(values); return "ok";
-            case "switch": state.switchPlayers(); return "ok";
+            case "flip": state.flip(value); return changed();
+            case "play": state.play(value); return changed();
+            case "take": state.take(values); return changed();
+            case "switch": state.switchPlayers(); return changed();
             case "checkTake": return "" + state.checkTake(values);
             case "checkFlip": return "" + state.checkFlip(values, value);
             case "checkPlay": return "" + state.checkPlay(values, value);
@@ -178,6 +179,22 @@ public class GameStateDriver
       catch (Throwable e)
       {
          return exception(e);
+      }
+   }
+
+   /**
+    * The reply to a call that changes the state: "ok", then the state it left (toString()) on
+    * a line of its own, so that each change is seen at the call that made it.
+    */
+   private String changed()
+   {
+      try
+      {
+         return "ok\n" + String.valueOf(state.toString());
+      }
+      catch (Throwable e)
+      {
+         return "ok\n" + exception(e);
       }
    }
 
