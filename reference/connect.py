@@ -212,9 +212,8 @@ _NOT_NAMES = frozenset(
     "has have had player's our your their".split())
 _AGAIN = re.compile(r"(?i)\bplay\w*\b[^.!]{0,40}\bagain\b|\bagain\s*\?|\b(?:another|new) (?:game|round|match)\b|"
                     r"\bplay more\b|\bkeep playing\b|\bcontinue\b|\brematch\b|\by(?:es)?\W{0,3}(?:or|/|,)\W{0,3}no?\b")
-_WELCOME = re.compile(r"(?i)\bwelcome\b|\blet'?s play\b|\bhello\b|\bgreetings\b|\bconnect[ -]{0,3}(?:four|five|six|[456])\b")
+_WELCOME = re.compile(r"(?i)\bwelcome\b|\blet'?s play\b|\bconnect[ -]{0,3}(?:four|five|six|[456])\b")
 _COUNT = re.compile(r"(?i)\b(?:connected|connection|connections|in a row|longest|streak|chain)\b")
-_COUNT_WEAK = re.compile(r"(?i)\b(?:connect|max|maximum)\b")  # a count's word unless the line asks for a column
 _PROMPT = re.compile(r"(?i)\b(?:column|col|enter|choose|pick|select|drop|place|move|turn)\b")
 _STAT_WORDS = {"win": "w", "wins": "w", "won": "w", "w": "w", "loss": "l", "losses": "l", "lost": "l",
                "lose": "l", "l": "l", "draw": "d", "draws": "d", "drew": "d", "tie": "d", "ties": "d",
@@ -445,7 +444,7 @@ def facts(text: str) -> list[tuple[str, str]]:
         if row:
             stats.append(row)
             continue
-        if _WELCOME.search(line):
+        if _WELCOME.search(line) and not _REFUSALS.search(line):
             found["welcome"] = "shown"
             continue
         if _DRAW.search(line):
@@ -456,7 +455,7 @@ def facts(text: str) -> list[tuple[str, str]]:
             found["again"] = "asked"
         elif _REFUSALS.search(line) and not _WIN.search(line) and not _DRAW.search(line):
             found["refused"] = "column"
-        if _COUNT.search(line) or _COUNT_WEAK.search(line) and not _PROMPT.search(line):
+        if _COUNT.search(line):
             counts += _counts_on(line)
     last = next((line for line, part in zip(reversed(lines), reversed(drawn)) if line.strip() and not part), "")
     if len(last) <= _LONGEST_LINE and (_PROMPT.search(last) or last.rstrip()[-1:] in (":", "?", ">")) \

@@ -64,7 +64,7 @@ def test_a_count_that_is_not_the_boards_reads_as_wrong():
     "Invalid column number, please try again.", "Not a number, please try again.",
     " Sorry, that column is full, please try again:", "That column is not valid!",
     "'abc' is not a number. Try again.", "There is no column 9 on this board.", "Column is full! Pick another one.",
-    "Error: out of range"])
+    "Error: out of range", "'hello' is not a number. Try again."])
 def test_any_refusal_of_a_column_is_one_fact(line):
     assert connect.facts(f"{line}\nEnter a column: ") == [("refused", "column"), ("prompt", "column")]
 
@@ -100,6 +100,11 @@ def test_contradicting_results_and_boards_read_as_all_of_them():
 def test_the_stats_in_any_layout(table):
     assert connect.facts(table + "\nWould you like to play again (y/n)? ") == [
         ("stats", "alice 1 0 0; bob 0 1 0"), ("again", "asked")]
+
+
+def test_a_banner_with_a_number_is_no_count():
+    banner = "*****************\n*   CSC 116 Connect Game by Jane Doe    *\n*****************"
+    assert connect.facts(banner + "\n" + "\n".join(DRAWINGS[0]) + "\nColumn? ") == [("board", BOARD), ("prompt", "column")]
 
 
 def test_the_welcome_and_the_play_again_question_in_other_words():
