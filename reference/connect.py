@@ -201,7 +201,8 @@ _REFUSALS = re.compile(
     r"(?i)\b(?:invalid|not (?:a |an )?(?:valid|legal|allowed|possible|permitted)|isn'?t (?:a )?valid|"
     r"out of (?:range|bounds)|not (?:a|an) (?:number|integer|int|digit|whole number)|non-?(?:numeric|integer|number)|"
     r"not numeric|full|no (?:more )?(?:room|space)|can(?:not|'t| not) (?:fit|hold|take|place|drop|go|be)|illegal|"
-    r"error|wrong|bad|does(?:n't| not) exist|no such|no column|there is no|try again|oops|sorry|unrecogni[sz]ed)\b")
+    r"error|wrong|bad|does(?:n't| not) exist|no such|no column|there is no|try again|oops|sorry|unrecogni[sz]ed|non-?existent|mismatch|"
+    r"(?:numbers?|integers?|digits?) only|only (?:numbers|integers|digits)|must be (?:a|an) (?:number|integer|whole number))\b")
 _DRAW = re.compile(r"(?i)\b(?:draw|drawn|tie|tied|stalemate|no winner)\b|"
                    r"\b(?:nobody|no one|noone|neither)\b[^.!?]{0,20}\b(?:wins|won|win)\b")
 _WIN = re.compile(r"(?i)\b(?:wins|won|winner|victory|victorious|congratulations|congrats)\b")

@@ -64,7 +64,7 @@ def test_a_count_that_is_not_the_boards_reads_as_wrong():
     "Invalid column number, please try again.", "Not a number, please try again.",
     " Sorry, that column is full, please try again:", "That column is not valid!",
     "'abc' is not a number. Try again.", "There is no column 9 on this board.", "Column is full! Pick another one.",
-    "Error: out of range", "'hello' is not a number. Try again."])
+    "Error: out of range", "Numbers only, please.", "'hello' is not a number. Try again."])
 def test_any_refusal_of_a_column_is_one_fact(line):
     assert connect.facts(f"{line}\nEnter a column: ") == [("refused", "column"), ("prompt", "column")]
 
