@@ -274,13 +274,15 @@ def test_kill_9_of_the_service_ends_its_fork_server_and_workers(tmp_path):
                 pass
         os.kill(server.process.pid, signal.SIGKILL)  # the service alone, not its process group
         server.process.wait()
-        left = []
-        for pid, handle in handles:
-            poller = select.poll()
-            poller.register(handle, select.POLLIN)
-            if not poller.poll(ANSWER_SECONDS * 1000):  # readable once the process has ended
-                left.append(pid)
+        running = dict(handles)
+        while running:  # a pidfd is readable once its process has ended
+            ended = select.select(list(running.values()), [], [], ANSWER_SECONDS)[0]
+            if not ended:
+                break
+            for pid in [pid for pid, handle in running.items() if handle in ended]:
+                os.close(running.pop(pid))
+        for handle in running.values():
             os.close(handle)
-        assert not left, f"left running after the service's kill -9: {left}"
+        assert not running, f"left running after the service's kill -9: {sorted(running)}"
     finally:
         server.stop()
