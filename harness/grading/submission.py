@@ -475,7 +475,7 @@ class Grader:
         which is final before any hidden run starts. `public_done(result)` is called at that
         moment, from this thread, with those final public results (the hidden cases in it are
         placeholders, not run yet): a service shows it to the student, and nothing later.
-        The result lists the public cases first, then the hidden ones."""
+        The result keeps the order of `cases`; what each phase's starts add comes after them."""
         spec = reference.prepared(spec)  # as the front door prepared it; else built (or found cached) once here
         targets = sorted({case.target for case in cases}, key=list(spec.targets).index)
         made = {}
