@@ -15,8 +15,8 @@ result) twice: once on a calm service, once while it is attacked: 400 anonymous 
 each sending a 5 MB upload slowly, one student sending a refused 2,001-member zip from ten
 clients again and again, and another holding 60 long polls (`?wait=30`; the refused ones asked
 again each second, as Retry-After says). The attackers run until the well-behaved students are
-done, each loop bounded in count and time, on loopback only; the service runs with a rate of
-1000 an hour so the refused archives are inspected each time rather than cut short at 429.
+done (in a process of their own), each loop bounded in count and time, on loopback only; the
+service runs with its default rate (20 an hour, refused uploads counted).
 Prints the well-behaved students' request times (p50, p95: their uploads' acknowledgements and
 their listings) and upload-to-result times in each run, what the attackers were answered, and
 the service's peak memory (RSS of it and its children). Targets: p50 and p95 within 1 s of the

@@ -3,6 +3,7 @@ calm, then while a hostile student and an anonymous client attack it (see bench/
 docstring). Every loop here is bounded in count and time; every connection is to loopback."""
 import io
 import json
+import multiprocessing
 import os
 import select
 import shutil
@@ -81,7 +82,7 @@ class Service:
         self.url = f"http://127.0.0.1:{self.port}"
         self.process = subprocess.Popen(
             [sys.executable, "-m", "harness.cli", "serve", "tally", "--roster", str(work / "roster.csv"), "--port",
-             str(self.port), "--data", str(work / "data"), "--rate", "1000"], cwd=ROOT,
+             str(self.port), "--data", str(work / "data")], cwd=ROOT,
             env=dict(os.environ, HARNESS_ROOT=str(FIXTURE)), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             start_new_session=True)
         deadline = time.monotonic() + 60
@@ -196,36 +197,73 @@ def _flood(url: str, token: str, stop: threading.Event, answers: dict) -> None:
         stop.wait(0.1)  # this machine's two cores are the bench's clients' too
 
 
-def _poll(url: str, token: str, ident: int, stop: threading.Event, answers: dict) -> None:
-    """One of the long polls: asked again when answered (after Retry-After when refused)."""
+def _keep_one_running(url: str, token: str, current: list, stop) -> None:
+    """The polling student always has a submission in flight (a hanging program: it takes long),
+    sending another when one is done (at most 50)."""
+    hang = (FIXTURE / "examples" / "tally" / "bug-hang" / "tally.py").read_bytes()
+    for n in range(50):
+        content_type, body = multipart({"game": "tally"}, [("tally.py", hang + f"\n# {n}\n".encode())])
+        status, answer, _ = _call(url, token, "/api/submissions", body, content_type)
+        if status != 202:
+            return
+        current[0] = json.loads(answer)["id"]
+        while not stop.is_set():
+            status, answer, _ = _call(url, token, f"/api/submissions/{current[0]}?wait=30", timeout=40)
+            if status == 200 and json.loads(answer)["state"] == "done":
+                break
+            if status != 200:
+                stop.wait(1)
+        if stop.is_set():
+            return
+
+
+def _poll(url: str, token: str, current: list, stop, answers: dict) -> None:
+    """One of the long polls on the student's submission in flight: asked again when answered
+    (after Retry-After when refused, after a second when the submission was done)."""
     for _ in range(1000):
         if stop.is_set():
             return
-        status, _, headers = _call(url, token, f"/api/submissions/{ident}?wait=30", timeout=40)
+        status, answer, headers = _call(url, token, f"/api/submissions/{current[0]}?wait=30", timeout=40)
         answers[status] = answers.get(status, 0) + 1
         if status != 200:
             stop.wait(float(headers.get("Retry-After", 1)))
+        elif json.loads(answer)["state"] == "done":
+            stop.wait(1)
+
+
+def attack(url: str, port: int, tokens: dict, stop, out: str) -> None:
+    """The attackers, in a process of their own (their threads never slow the well-behaved
+    students' clients): until `stop`, then what they were answered written to `out` (JSON)."""
+    answers = {"anonymous": {}, "flood": {}, "polls": {}}
+    current = [0]
+    keeper = threading.Thread(target=_keep_one_running, args=(url, tokens["poller"], current, stop))
+    keeper.start()
+    while not current[0] and keeper.is_alive():
+        stop.wait(0.05)
+    threads = [threading.Thread(target=_anonymous, args=(port, stop, answers["anonymous"]))]
+    threads += [threading.Thread(target=_flood, args=(url, tokens["flooder"], stop, answers["flood"]))
+                for _ in range(FLOODERS)]
+    threads += [threading.Thread(target=_poll, args=(url, tokens["poller"], current, stop, answers["polls"]))
+                for _ in range(POLLS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads + [keeper]:
+        thread.join()
+    Path(out).write_text(json.dumps({kind: {str(k): v for k, v in seen.items()} for kind, seen in answers.items()}))
 
 
 def _run(work: Path, rounds: int, abuse: bool) -> dict:
     tokens = {f"student{n:02d}": f"bench-token-{n:02d}-{os.urandom(8).hex()}" for n in range(STUDENTS)}
     tokens |= {"flooder": "bench-token-flood-" + os.urandom(8).hex(), "poller": "bench-token-poll-" + os.urandom(8).hex()}
     service = Service(work, tokens)
-    stop, threads, answers = threading.Event(), [], {"anonymous": {}, "flood": {}, "polls": {}}
+    context = multiprocessing.get_context("spawn")
+    stop, attacker, answers = context.Event(), None, {}
     try:
         end = time.monotonic() + RUN_LIMIT
         if abuse:
-            hang = (FIXTURE / "examples" / "tally" / "bug-hang" / "tally.py").read_bytes()
-            content_type, body = multipart({"game": "tally"}, [("tally.py", hang)])
-            status, answer, _ = _call(service.url, tokens["poller"], "/api/submissions", body, content_type)
-            ident = json.loads(answer)["id"]  # a submission that takes long: polled meanwhile
-            threads += [threading.Thread(target=_anonymous, args=(service.port, stop, answers["anonymous"]))]
-            threads += [threading.Thread(target=_flood, args=(service.url, tokens["flooder"], stop, answers["flood"]))
-                        for _ in range(FLOODERS)]
-            threads += [threading.Thread(target=_poll, args=(service.url, tokens["poller"], ident, stop, answers["polls"]))
-                        for _ in range(POLLS)]
-            for thread in threads:
-                thread.start()
+            attacker = context.Process(target=attack, args=(service.url, service.port, tokens, stop,
+                                                            str(work / "answers.json")))
+            attacker.start()
         times: list[float] = []
         turnaround: list[float] = []
         students = []
@@ -240,8 +278,12 @@ def _run(work: Path, rounds: int, abuse: bool) -> dict:
             thread.join()
     finally:
         stop.set()
-        for thread in threads:
-            thread.join(60)
+        if attacker is not None:
+            attacker.join(90)
+            if attacker.is_alive():
+                attacker.kill()
+            if (work / "answers.json").exists():
+                answers = json.loads((work / "answers.json").read_text())
         service.stop()
     return {"times": times, "turnaround": turnaround, "peak": service.peak, "answers": answers}
 

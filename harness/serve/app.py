@@ -290,11 +290,11 @@ class App:
         if wait != wait:  # NaN
             return refuse(400, "wait: a number of seconds")
         student = self._student(request)
+        if wait > 0 and self.s.waits.get(student, 0) >= MAX_WAITS:  # refused before any other work
+            return refuse(429, f"at most {MAX_WAITS} waiting requests at once; wait for one's answer",
+                          {"Retry-After": "1"})
         row = await run_in_threadpool(self._own, request)
         if wait > 0 and row.state != DONE:
-            if self.s.waits.get(student, 0) >= MAX_WAITS:
-                return refuse(429, f"at most {MAX_WAITS} waiting requests at once; wait for one's answer",
-                              {"Retry-After": "1"})
             self.s.waits[student] = self.s.waits.get(student, 0) + 1
             try:
                 row = await self._changed(request, row, wait)
