@@ -105,15 +105,21 @@ def is_number(line: str) -> bool:
     return line.strip().lstrip("+-").isdigit()
 
 
-def expected_percent(spec, cases, failing: set[str]) -> float:
-    """Each graded item's weight times the share of its case points that passed, over the graded weights."""
+def expected_percent(spec, cases, failing: set[str], charged_to: str | None = None) -> float:
+    """Each graded item's weight times the share of its case points that passed, over the graded
+    weights; with `charged_to`, a failing case of another item counts there as one failed point
+    instead (docs/scores.md: one mistake, one deduction)."""
+    def moved(case) -> bool:
+        return charged_to is not None and case.name in failing and case.rubric != charged_to
+
     earned = possible = 0.0
     for item in spec.rubric:
-        mine = [c for c in cases if c.rubric == item.id]
-        if not item.graded or not mine:
+        mine = [c for c in cases if c.rubric == item.id and not moved(c)]
+        charges = sum(1 for c in cases if moved(c)) if item.id == charged_to else 0
+        if not item.graded or not mine and not charges:
             continue
         passed = sum(c.points for c in mine if c.name not in failing)
-        earned += item.points * passed / sum(c.points for c in mine)
+        earned += item.points * passed / (sum(c.points for c in mine) + charges)
         possible += item.points
     return round(100 * earned / possible, 2)
 
@@ -123,6 +129,7 @@ def reaches_goal(case) -> bool:
 
 
 # sample -> (the cases it fails, the rubric items it loses): each rule says why, from the case.
+# CHARGED: a sample whose failing cases of other items are charged to one item (the spec's owners).
 RULES = {
     "correct": (lambda spec, case: False, set()),
     "correct-cpp": (lambda spec, case: False, set()),
@@ -143,8 +150,9 @@ RULES = {
     "bug-start-range": (lambda spec, case: case.rubric == "setup", {"setup"}),
     # sometimes shows a 6 (already at the goal): drawn again, never charged
     "variant-six": (lambda spec, case: False, set()),
-    # a word ends it with a traceback: the cases that type one
-    "bug-crash": (lambda spec, case: any(not is_number(x) for x in typed(case)), {"illegal", "end"}),
+    # a word ends it with a traceback: the cases that type one, each charged to illegal (the
+    # end case that types a word between its additions fails at that refused line, not at the end)
+    "bug-crash": (lambda spec, case: any(not is_number(x) for x in typed(case)), {"illegal"}),
 }
 
 
@@ -291,3 +299,6 @@ def _seeded_start(root: Path) -> str:
     """The start the first case recorded (the reference's draw with the spec's seed)."""
     case = (root / "cases" / OWN_GAME / "first-game.yaml").read_text(encoding="utf-8")
     return re.search(r"Start: (\d+)", case).group(1)
+
+
+CHARGED = {"bug-crash": "illegal"}

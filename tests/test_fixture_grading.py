@@ -14,7 +14,7 @@ import pytest
 from harness.loading import spec as specs
 from harness.outcome import End
 from harness.results import FAILED, HARNESS_ERROR, PASSED, UNGRADABLE
-from tests.helpers import (FIXTURE, LEGAL, RULES, SAMPLES, command_lines, expected_percent, is_number, typed,
+from tests.helpers import (CHARGED, FIXTURE, LEGAL, RULES, SAMPLES, command_lines, expected_percent, is_number, typed,
                            unplannable_case)
 
 
@@ -23,7 +23,9 @@ def test_a_sample_loses_exactly_what_its_bug_touches(sample, tally, grader):
     spec, cases = tally
     rule, items = RULES[sample]
     failing = {c.name for c in cases if rule(spec, c)}
-    assert {c.rubric for c in cases if c.name in failing} == items  # the fixture shows the bug where it says
+    charged_to = CHARGED.get(sample)
+    # the fixture shows the bug where it says (a case of another item charged to the bug's)
+    assert {charged_to or c.rubric for c in cases if c.name in failing} == items
 
     result = grader.grade(spec, None, cases, SAMPLES / sample)
 
@@ -33,7 +35,8 @@ def test_a_sample_loses_exactly_what_its_bug_touches(sample, tally, grader):
     assert set(statuses.values()) <= {PASSED, FAILED}
     lost = {i.id for i in result.items if i.counted and i.earned < i.weight}
     assert lost == items
-    assert result.percent == pytest.approx(expected_percent(spec, cases, failing), abs=0.01)
+    assert {c.charged_to for c in result.cases if c.name in failing and c.rubric != charged_to} <= {charged_to}
+    assert result.percent == pytest.approx(expected_percent(spec, cases, failing, charged_to), abs=0.01)
     assert result.possible == sum(i.points for i in spec.rubric if i.graded)
 
 
@@ -210,3 +213,20 @@ def test_check_in_a_copy_without_hidden_cases_says_the_grading_may_have_more(har
     assert done.returncode == 0, done.stdout + done.stderr
     assert "no hidden cases; the grading may run cases that are not here" in done.stdout
     assert (tmp_path / "reports" / "check-tally" / "report.html").is_file()
+
+
+def test_a_bug_met_in_another_items_case_is_charged_to_the_item_it_breaks_and_said_so(tally, grader):
+    """One mistake, one deduction: bug-crash dies on a word. end-cycle (an end case) types one
+    between its additions, so it fails there, at a turn the spec's owners give to `illegal`:
+    the end item keeps its points and the report says where the charge came from."""
+    spec, cases = tally
+    chosen = _only(cases, "end-cycle", "end-ones", "illegal-out-of-range")
+    result = grader.grade(spec, None, chosen, SAMPLES / "bug-crash")
+    by_name = {c.name: c for c in result.cases}
+    words = [i for i, line in enumerate(by_name["end-cycle"].typed, 1) if not is_number(line)]
+    assert by_name["end-cycle"].status == FAILED and by_name["end-cycle"].charged_to == "illegal"
+    assert by_name["end-cycle"].reason.startswith(
+        f"charged to `illegal`: the refused line at turn {words[0]} of `end-cycle`")
+    items = {i.id: i for i in result.items}
+    assert items["end"].earned == items["end"].weight and items["end"].cases_gradable == 1
+    assert items["illegal"].charges == 1 and items["illegal"].earned == items["illegal"].weight / 2

@@ -119,3 +119,25 @@ def test_case_points_weigh_within_an_item(tally, weights):
     assert [i.id for i in result.items if i.counted] == ["end"]
     assert result.possible == weights["end"]
     assert_gradescope_adds_up(result)
+
+
+def test_a_failure_charged_to_another_item_counts_there_once_and_not_where_it_is_filed(tally, weights):
+    """One mistake, one deduction (docs/scores.md): a case that failed at a turn another item owns
+    leaves its own item's share to the item's other cases and is one failed point of the owner."""
+    spec, _ = tally
+    cases = [
+        case("add-a", "add", PASSED),
+        case("add-b", "add", FAILED, charged_to="illegal"),
+        case("illegal-a", "illegal", PASSED),
+        case("end-a", "end", PASSED, points=2),
+        case("prompt", "prompt", PASSED),
+        case("setup", "setup", PASSED),
+    ]
+    result = scored(spec, cases)
+    items = {i.id: i for i in result.items}
+    assert items["add"].earned == weights["add"] and items["add"].cases_gradable == 1
+    assert items["illegal"].earned == pytest.approx(weights["illegal"] / 2) and items["illegal"].charges == 1
+    charged = next(c for c in result.cases if c.name == "add-b")
+    assert charged.value == pytest.approx(weights["illegal"] / 2) and charged.earned == 0
+    assert result.earned == pytest.approx(graded_total(spec) - weights["illegal"] / 2)
+    assert_gradescope_adds_up(result)
