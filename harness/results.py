@@ -118,6 +118,9 @@ class ItemScore:
     charges: int  # ungradable cases of any item charged to this one
 
 
+LANGUAGE_NAMES = {"java": "Java", "cpp": "C++", "python": "Python"}
+
+
 @dataclass
 class BuildSummary:
     """What a report says about building one target."""
@@ -130,6 +133,15 @@ class BuildSummary:
     findings: list[str] = field(default_factory=list)
     intake: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    handout_language: str | None = None  # the language the handout asks for, when this build used another
+
+    @property
+    def off_language(self) -> str:
+        """What the instructor must know when the handout's language was not used, else ""."""
+        if not self.handout_language or not self.language:
+            return ""
+        return (f"written in {LANGUAGE_NAMES.get(self.language, self.language)}, though the handout asks for "
+                f"{LANGUAGE_NAMES.get(self.handout_language, self.handout_language)}: graded on its merits")
 
     @property
     def further(self) -> str:
@@ -177,6 +189,11 @@ class SubmissionResult:
     @property
     def all_passed(self) -> bool:
         return self.passed == self.total
+
+    @property
+    def off_language(self) -> list[str]:
+        """Each target built in a language the handout does not ask for, said for the instructor."""
+        return [f"{target}: {build.off_language}" for target, build in self.builds.items() if build.off_language]
 
     def to_json(self) -> dict:
         data = _plain(self)

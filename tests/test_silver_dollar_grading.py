@@ -123,3 +123,27 @@ def test_end_judges_who_won_not_the_wording():
             actual = case.expected_events[:-1] + [{"out": last.replace(winner, line)}]
             got = compare.compare(case.expected_events, case.expected_end, actual, case.expected_end, view)
             assert got.passed is passes, (case.name, line)
+
+
+def test_a_program_in_another_language_than_the_handouts_is_graded_and_the_instructor_told(tmp_path):
+    """The handout asks for Java (the spec's `handout_language`): a Python program is graded on its
+    merits, and the terminal, its report, the class page and the gradebook say the handout's
+    language was not used; the Java program's rows say nothing."""
+    import csv
+    import subprocess
+    import sys
+
+    out = tmp_path / "reports"
+    run = subprocess.run([sys.executable, "-m", "harness.cli", "grade", "silver-dollar", str(SAMPLES / "correct-python"),
+                          str(SAMPLES / "correct-java"), "-k", "prompt-2-coins", "-o", str(out), "-v"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout + run.stderr
+    said = "written in Python, though the handout asks for Java: graded on its merits"
+    assert said in run.stdout
+    with (out / "gradebook.csv").open(encoding="utf-8") as f:
+        rows = {row["submission"]: row for row in csv.DictReader(f)}
+    assert rows["correct-python"]["percent"] == "100.00" and said in rows["correct-python"]["notes"]
+    assert rows["correct-java"]["notes"] == ""
+    assert said in (out / "index.html").read_text(encoding="utf-8")
+    assert said in (out / "correct-python" / "report.html").read_text(encoding="utf-8")
+    assert said not in (out / "correct-java" / "report.html").read_text(encoding="utf-8")

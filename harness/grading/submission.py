@@ -371,10 +371,13 @@ def _status(builds: dict[str, builder.Build], cases: list[CaseResult]) -> Verdic
     return Verdict.GRADED
 
 
-def summary(build: builder.Build) -> BuildSummary:
+def summary(build: builder.Build, handout_language: str | None = None) -> BuildSummary:
+    """What the reports say of a build; `handout_language`: the target's, kept only when the
+    submission used another (graded on its merits, and the instructor told)."""
+    other = handout_language if build.language and handout_language and build.language != handout_language else None
     return BuildSummary(build.target, build.language, build.ok, build.reason, build.log,
                         build.diagnosis, list(build.findings), list(build.intake),
-                        round(build.seconds, 3))
+                        round(build.seconds, 3), other)
 
 
 def workers(configured: int | None = None) -> int:
@@ -507,7 +510,7 @@ class Grader:
         return shown_paths.scrub(SubmissionResult(
             submission=str(submission), name=name or submission_name(submission), game=spec.game, title=spec.title,
             milestone=milestone, sandbox=sandbox_mode(builds), status=_status(builds, results),
-            builds={t: summary(b) for t, b in builds.items()}, cases=results, items=items, earned=earned,
+            builds={t: summary(b, spec.targets[t].handout_language) for t, b in builds.items()}, cases=results, items=items, earned=earned,
             possible=possible))
 
 

@@ -45,6 +45,7 @@ class Target:
     reference_args: list[str]
     seed_args: list[str]
     languages: dict[str, Language]
+    handout_language: str | None = None  # the one the handout asks for, when others are taken too
 
 
 @dataclass
@@ -187,6 +188,7 @@ def load(game: str, root: Path | None = None) -> Spec:
             {lang: Language(lang, l["files"], l.get("support", []), l.get("optional", []), l.get("compile"), l.get("main"),
                             l.get("build"), l.get("run"), l.get("source_checks", []))
              for lang, l in t["languages"].items()},
+            t.get("handout_language"),
         )
         for tid, t in data["targets"].items()
     }
@@ -347,6 +349,10 @@ def _check_references(spec: Spec) -> None:
             lambda keys, pattern: _check_regex(doc, keys, pattern), lambda keys, name: _check_function(doc, keys, name),
             lambda keys, pattern: _re2_pattern(doc, keys, pattern)))
     for tid, target in spec.targets.items():
+        if target.handout_language is not None and target.handout_language not in target.languages:
+            raise InputError(f"targets.{tid}.handout_language: {target.handout_language!r} is not one of its languages "
+                             f"({', '.join(target.languages)}); add its entry under languages or name one of those",
+                             doc.path, doc.line_of(["targets", tid, "handout_language"]))
         for lang in target.languages.values():
             _check_language(doc, ["targets", tid, "languages", lang.name], lang)
             for name in lang.support + lang.optional:

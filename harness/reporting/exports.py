@@ -33,6 +33,7 @@ def build_notes(result: SubmissionResult) -> list[str]:
                 notes.append(build.further)
             if output := compiler_output(build.log):
                 notes.append(f"The compiler's output:\n{output}")
+        notes += [f"{target}: {build.off_language}"] if build.off_language else []
         notes += [f"{target}: {line}" for line in build.intake]
         notes += [f"{target}: source check: {finding}" for finding in build.findings]
     return [visible(note) for note in notes]
@@ -125,7 +126,7 @@ def junit(result: SubmissionResult) -> str:
 
 
 GRADEBOOK_COLUMNS = ["submission", "original", "lms_id", "status", "percent", "earned", "possible", "rubric_points",
-                     "cases_passed", "cases_total"]
+                     "cases_passed", "cases_total", "notes"]
 
 
 @dataclass(frozen=True)
@@ -184,10 +185,11 @@ def gradebook(results: list[SubmissionResult], path: Path, not_graded: list[str]
             earned = {item.id: item for item in result.items}
             if not result.published:  # must be regraded: no number that leaves a case out
                 writer.writerow([*head(result.name), result.status, "", "", f"{result.possible:g}", total,
-                                 result.passed, result.total, *[""] * len(cols)])
+                                 result.passed, result.total, writable("; ".join(result.off_language)), *[""] * len(cols)])
                 continue
             writer.writerow([*head(result.name), result.status, f"{result.percent:.2f}", f"{result.earned:.2f}",
                              f"{result.possible:g}", total, result.passed, result.total,
+                             writable("; ".join(result.off_language)),
                              *[f"{earned[c.id].earned:.2f}" if c.id in earned and earned[c.id].counted
                                else "" for c in graded], *[""] * len(hand)])
         for name in not_graded:

@@ -45,6 +45,7 @@ class Row:
     reason: str
     reused: bool
     original: str = ""  # the name in the class folder, shown when the report's name differs
+    note: str = ""  # the handout's language not used
 
 
 @dataclass
@@ -245,7 +246,8 @@ def summarise(reports: list[Report], not_graded: list[str], title: str, mileston
     results = [r.result for r in reports]
     rows = [Row(r.result.name, r.link, r.result.status, r.result.percent, r.result.earned, r.result.possible,
                 r.result.passed, r.result.total, _reason(r.result), r.reused,
-                visible(r.original) if r.original and r.original != r.result.name else "") for r in reports]
+                visible(r.original) if r.original and r.original != r.result.name else "",
+                visible("; ".join(r.result.off_language))) for r in reports]
     problems = [Problem(row.name, row.link, row.status, row.reason) for row in rows if row.status != "graded"]
     return ClassPage(title, milestone, rows, list(not_graded), _histogram(results), _items(results), _cases(results),
                      _groups(reports), problems)

@@ -34,6 +34,8 @@ def render(result: SubmissionResult, stream=None, colour: bool | None = None) ->
     if result.sandbox == "none":
         say(paint("  note: submissions ran without the sandbox (bubblewrap)", "ungradable", on))
     for target, build in result.builds.items():
+        if build.off_language:
+            say(paint(f"  note ({target}): {build.off_language}", "ungradable", on))
         for line in build.intake:
             say(paint(f"  intake ({target}): {one_line(cap(line, REASON_CHARS))}", "dim", on))
         if not build.ok:
