@@ -1,14 +1,14 @@
 """The HTTP service (Starlette): the upload form at /, the students' JSON API under /api, the
 instructor's pages under /instructor, and the API's OpenAPI document at /openapi.json.
 
-No cookies: a student's token travels in the form body (an upload) or an Authorization header
-(everything else), never in a URL, so it is in no access log and no cross-site page can post
-with it; a POST from another origin is refused as well.
+No cookies: a student's token travels in an Authorization header (an upload's too: it is
+checked before the body is read), never in a URL or a body, so it is in no access log and no
+cross-site page can post with it; a POST from another origin is refused as well.
 
 What one client does never makes another wait: an anonymous request is answered before its body
 is read, a student has one upload received at a time and a few long polls held at once (each an
 await, no thread), bodies go to disk among a bounded few, and the slow work of an upload (its
-archive taken in) runs on a thread of its own under no shared lock."""
+archive taken in) runs on a few threads of its own under no shared lock."""
 import asyncio
 import base64
 import binascii
@@ -35,8 +35,6 @@ from harness.serve.tokens import Roster
 
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024  # one upload's whole request body
 MAX_FILES = 50  # files in one upload
-MAX_NAME_CHARS = form.MAX_NAME_CHARS
-safe_name = form.safe_name
 RATE_PER_HOUR = 20
 DRAINED = 8  # an upload over the cap is read and dropped up to this many times the cap, to answer 413
 LONGEST_WAIT = 30.0  # seconds a status request may be held open waiting for a change
