@@ -308,7 +308,16 @@ def _load_cases(spec, milestone, select=None, public_only=False):
         raise InputError(f"no cases for {spec.game}{':' + milestone if milestone else ''}"
                          f"{' matching ' + repr(select) if select else ''} in cases/{spec.game}/")
     caseload.require_expectations(found)
+    _check_reference(spec, found)
     return found
+
+
+def _check_reference(spec, found) -> None:
+    """The reference takes back a start it drew (else exit 2: the instructor's error, no student's)."""
+    if spec.random_start is None:
+        return
+    from harness.grading import preflight
+    preflight.reference_takes_its_own_starts(spec, found, grading.state_reader(spec).read if spec.state else None)
 
 
 def _grade_one(spec, milestone, found, submission: Path, builds=None):
@@ -434,6 +443,8 @@ def cmd_regen(args) -> int:
             spec, _ = _game(item)
             milestone = item.partition(":")[2] or None
             selected += [(spec, case) for case in caseload.load_all(spec, milestone)]
+    for spec in {id(spec): spec for spec, _ in selected}.values():
+        _check_reference(spec, [case for chosen, case in selected if chosen is spec and case.expected_events])
     stale = 0
     for (spec, case), outcome in zip(selected, regen.regenerate_all(selected, grading.workers())):
         if not outcome.changed:
@@ -483,6 +494,7 @@ def cmd_samples(args) -> int:
     for game in dict.fromkeys(args.games):
         spec = _budgeted(_spec(game), args)
         expectations = samples.load(spec)
+        _check_reference(spec, caseload.load_all(spec, None))
         for name in [] if args.only else samples.unlisted(spec, expectations):
             print(f"note: {samples.folder(spec) / name} has no entry in expected.yaml, so it is not checked", file=sys.stderr)
         chosen += [(spec, e) for e in expectations if not args.only or e.name in args.only]

@@ -8,7 +8,9 @@ import sys
 import pexpect
 import pytest
 
-from tests.helpers import ROOT, copy_project
+from tests.helpers import FIXTURE, ROOT, SAMPLES, copy_project
+
+SAMPLE_CORRECT = SAMPLES / "correct"
 
 
 @pytest.fixture
@@ -283,3 +285,25 @@ def test_version_is_the_packages(harness_cli):
                     if line.startswith("version"))
     done = harness_cli("--version")
     assert done.returncode == 0 and done.stdout == f"harness {declared}\n" and done.stderr == ""
+
+
+@pytest.mark.parametrize("command", [["grade", "tally", SAMPLE_CORRECT, "-o", "{root}/r"], ["samples", "tally"],
+                                     ["regen", "tally", "--check"], ["run", "tally", SAMPLE_CORRECT]])
+def test_a_reference_that_rejects_the_start_it_drew_is_the_instructors_error(harness_cli, tmp_path, monkeypatch,
+                                                                              command):
+    """The spec names an option that takes the start as text, but the harness passes a file: the
+    reference would reject every start, and every student's random case be charged to setup.
+    Instead the command stops (exit 2), naming the spec's line, the reference and the option,
+    and nothing is graded."""
+    root = copy_project(FIXTURE, tmp_path / "project")
+    spec = root / "specs" / "tally" / "spec.yaml"
+    text = spec.read_text(encoding="utf-8")
+    spec.write_text(text.replace("option: --start-file", "option: --start", 1), encoding="utf-8")
+    monkeypatch.setenv("HARNESS_ROOT", str(root))
+    done = harness_cli(*[str(word).replace("{root}", str(root)) for word in command])
+    assert done.returncode == 2, done.stdout + done.stderr
+    line = next(i for i, row in enumerate(spec.read_text(encoding="utf-8").splitlines(), 1) if "option: --start" in row)
+    assert f"{spec}:{line}: the reference (" in done.stderr
+    assert "rejects the start it drew itself" in done.stderr and "--start FILE" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (root / "r").exists()
