@@ -404,6 +404,9 @@ def cmd_serve(args) -> int:
         from harness.serve import start
     except ImportError:
         raise InputError("serve needs the serve extra: pip install 'game-harness[serve]'")
+    for game in args.games:  # a reference that rejects its own starts would charge every upload's setup
+        spec, milestone = _game(game)
+        _check_reference(spec, caseload.load_all(spec, milestone))
     return start.run(args.games, args.roster, args.host, args.port, args.data, args.instructor_token, args.rate,
                      args.no_sandbox, cluster_address=args.cluster)
 
