@@ -155,6 +155,8 @@ class App:
             body = self.s.store.folder / "staging" / (os.urandom(8).hex() + ".body")
             try:
                 status, problem = await self._receive(request, body)
+                if status == 503:  # the service's load, not the student's doing: not counted
+                    return refuse(503, problem, {"Retry-After": str(int(QUEUE_SECONDS))})
                 if problem:
                     return self._refused(student, status, problem)
                 status, problem, row = await asyncio.get_running_loop().run_in_executor(
