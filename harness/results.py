@@ -115,7 +115,8 @@ class ItemScore:
     cases_passed: int
     cases_gradable: int
     cases_ungradable: int
-    charges: int  # ungradable cases of any item charged to this one
+    charges: int  # ungradable cases of any item charged to this one (starts against the rules)
+    charged_failures: int = 0  # other items' cases that failed at a turn of this item's (one mistake, one deduction)
 
 
 LANGUAGE_NAMES = {"java": "Java", "cpp": "C++", "python": "Python"}

@@ -229,4 +229,5 @@ def test_a_bug_met_in_another_items_case_is_charged_to_the_item_it_breaks_and_sa
         f"charged to `illegal`: the refused line at turn {words[0]} of `end-cycle`")
     items = {i.id: i for i in result.items}
     assert items["end"].earned == items["end"].weight and items["end"].cases_gradable == 1
-    assert items["illegal"].charges == 1 and items["illegal"].earned == items["illegal"].weight / 2
+    assert items["illegal"].charged_failures == 1 and items["illegal"].charges == 0
+    assert items["illegal"].earned == items["illegal"].weight / 2

@@ -136,7 +136,7 @@ def test_a_failure_charged_to_another_item_counts_there_once_and_not_where_it_is
     result = scored(spec, cases)
     items = {i.id: i for i in result.items}
     assert items["add"].earned == weights["add"] and items["add"].cases_gradable == 1
-    assert items["illegal"].earned == pytest.approx(weights["illegal"] / 2) and items["illegal"].charges == 1
+    assert items["illegal"].earned == pytest.approx(weights["illegal"] / 2) and items["illegal"].charged_failures == 1
     charged = next(c for c in result.cases if c.name == "add-b")
     assert charged.value == pytest.approx(weights["illegal"] / 2) and charged.earned == 0
     assert result.earned == pytest.approx(graded_total(spec) - weights["illegal"] / 2)

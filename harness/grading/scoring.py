@@ -40,7 +40,8 @@ def score(spec: Spec, items: list[RubricItem], cases: list[CaseResult]) -> tuple
             id=item.id, title=item.title, weight=item.points, graded=item.graded, counted=counted, earned=earned,
             cases_passed=sum(1 for c in gradable if c.passed), cases_gradable=len(gradable),
             cases_ungradable=sum(1 for c in cases if c.rubric == item.id and c.status == UNGRADABLE),
-            charges=len(charged)))
+            charges=sum(1 for c in charged if c.status == UNGRADABLE),
+            charged_failures=sum(1 for c in charged if c.status == FAILED)))
     possible = math.fsum(i.weight for i in scored if i.counted)
     earned = round(math.fsum(i.earned for i in scored if i.counted), DIGITS)
     return scored, earned, possible

@@ -74,6 +74,9 @@ def render(result: SubmissionResult, stream=None, colour: bool | None = None) ->
             cases += f", {item.cases_ungradable} not gradable"
         if item.charges:
             cases += f", {item.charges} start{'s' if item.charges > 1 else ''} against the rules"
+        if item.charged_failures:
+            cases += (f", {item.charged_failures} failure{'s' if item.charged_failures > 1 else ''} in other items' "
+                      "cases charged here")
         say(f"  {item.earned:>5.1f}/{item.weight:<4g} {item.title} ({cases})")
     colour_name = "passed" if result.all_passed else "failed"
     if not result.published:
