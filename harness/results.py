@@ -83,6 +83,7 @@ class CaseResult:
     command: list[str] = field(default_factory=list)
     runs: int = 0
     charged_to: str | None = None  # the rubric item it counts against: an ungradable case's, or a failure at another item's turn
+    own_passed: bool = False  # charged to another item, and every other turn matched: it passes in its own item too
     starts: list[str] = field(default_factory=list)  # the random starts the program drew on its runs
     against_rules: list[str] = field(default_factory=list)  # of those, the starts the rules forbid
     value: float = 0.0  # the points of the total this case carries (set by scoring)

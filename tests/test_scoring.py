@@ -141,3 +141,27 @@ def test_a_failure_charged_to_another_item_counts_there_once_and_not_where_it_is
     assert charged.value == pytest.approx(weights["illegal"] / 2) and charged.earned == 0
     assert result.earned == pytest.approx(graded_total(spec) - weights["illegal"] / 2)
     assert_gradescope_adds_up(result)
+
+
+def test_a_charged_case_whose_other_turns_matched_also_passes_in_its_own_item(tally, weights):
+    """A banner before an otherwise right game: the opening's item loses the case's point, and the
+    case's own item keeps it, so no item's weight moves onto another's."""
+    spec, _ = tally
+    cases = [
+        case("add-a", "add", FAILED, charged_to="prompt"),
+        case("add-b", "add", PASSED),
+        case("prompt", "prompt", PASSED),
+        case("illegal-a", "illegal", PASSED),
+        case("end-a", "end", PASSED),
+        case("setup", "setup", PASSED),
+    ]
+    cases[0].own_passed = True
+    result = scored(spec, cases)
+    items = {i.id: i for i in result.items}
+    assert items["add"].earned == weights["add"] and items["add"].cases_passed == 2
+    assert items["prompt"].earned == pytest.approx(weights["prompt"] / 2) and items["prompt"].charged_failures == 1
+    both = cases[0]
+    assert both.value == pytest.approx(weights["add"] / 2 + weights["prompt"] / 2)
+    assert both.earned == pytest.approx(weights["add"] / 2)
+    assert result.possible == graded_total(spec)
+    assert_gradescope_adds_up(result)

@@ -173,7 +173,7 @@ def _judge(spec: Spec, case_milestone: str | None, view: compare.View, result: C
         charged = charging.charge(spec.owners, result.rubric, comparison, expected.events, expected.end,
                                   lambda other: events_for(other.flags), run.end, whole_view)
         if charged is not None:
-            result.charged_to = charged.item
+            result.charged_to, result.own_passed = charged.item, charged.own_passed
             result.reason = f"{charged.describe(result.name)}; {result.reason}"
     return result
 

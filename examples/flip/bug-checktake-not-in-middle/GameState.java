@@ -100,11 +100,10 @@ public class GameState
       int sum = 0;
       for (int v : dieValues) sum += v;
       if (sum >= justPlayed.getValue()) return false;
-      List<Die> available = new ArrayList<Die>(middle);
+      List<Die> available = ordinaryMiddle();
       for (int v : dieValues)
       {
          Die d = find(available, v);
-         if (d == null) return false;
          available.remove(d);
       }
       return true;
