@@ -290,16 +290,19 @@ class App:
         if wait != wait:  # NaN
             return refuse(400, "wait: a number of seconds")
         student = self._student(request)
-        if wait > 0 and self.s.waits.get(student, 0) >= MAX_WAITS:  # refused before any other work
+        if wait <= 0:
+            row = await run_in_threadpool(self._own, request)
+            return JSONResponse(await run_in_threadpool(self._describe, row), headers=SECURITY_HEADERS)
+        if self.s.waits.get(student, 0) >= MAX_WAITS:  # refused before any other work
             return refuse(429, f"at most {MAX_WAITS} waiting requests at once; wait for one's answer",
                           {"Retry-After": "1"})
-        row = await run_in_threadpool(self._own, request)
-        if wait > 0 and row.state != DONE:
-            self.s.waits[student] = self.s.waits.get(student, 0) + 1
-            try:
+        self.s.waits[student] = self.s.waits.get(student, 0) + 1  # taken with the check: no await between
+        try:
+            row = await run_in_threadpool(self._own, request)
+            if row.state != DONE:
                 row = await self._changed(request, row, wait)
-            finally:
-                self.s.waits[student] -= 1
+        finally:
+            self.s.waits[student] -= 1
         return JSONResponse(await run_in_threadpool(self._describe, row), headers=SECURITY_HEADERS)
 
     async def _changed(self, request: Request, row, wait: float):
