@@ -316,8 +316,8 @@ def main(rounds: int) -> int:
     hit50, hit95 = _quantiles(attacked["times"])
     within = hit50 - calm50 <= 1.0 and hit95 - calm95 <= 1.0
     memory = attacked["peak"] - calm["peak"] <= CALM_EXTRA_MB * 2**20
-    print(f"p50 +{(hit50 - calm50) * 1000:.0f} ms, p95 +{(hit95 - calm95) * 1000:.0f} ms under attack "
-          f"(target: within 1 s): {'yes' if within else 'NO'}; peak memory +{(attacked['peak'] - calm['peak']) / 2**20:.0f} MB "
+    print(f"p50 {(hit50 - calm50) * 1000:+.0f} ms, p95 {(hit95 - calm95) * 1000:+.0f} ms under attack "
+          f"(target: within 1 s): {'yes' if within else 'NO'}; peak memory {(attacked['peak'] - calm['peak']) / 2**20:+.0f} MB "
           f"(target: within {CALM_EXTRA_MB} MB): {'yes' if memory else 'NO'}")
     ok = within and memory
     return 0 if ok else 1
