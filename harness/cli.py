@@ -447,7 +447,7 @@ def cmd_regen(args) -> int:
             milestone = item.partition(":")[2] or None
             selected += [(spec, case) for case in caseload.load_all(spec, milestone)]
     for spec in {id(spec): spec for spec, _ in selected}.values():
-        _check_reference(spec, [case for chosen, case in selected if chosen is spec and case.expected_events])
+        _check_reference(spec, [case for chosen, case in selected if chosen is spec and case.expect])
     stale = 0
     for (spec, case), outcome in zip(selected, regen.regenerate_all(selected, grading.workers())):
         if not outcome.changed:

@@ -22,7 +22,7 @@ def reference_takes_its_own_starts(spec: Spec, cases: list[Case], read_facts=Non
     checked: set[str] = set()
     for case in cases:
         settings = drawing.drawing(spec, case)
-        if settings is None or case.target in checked or case.strategy is not None or not case.expected_events:
+        if settings is None or case.target in checked or case.strategy is not None or not case.expect:
             continue
         start = find_start(settings, "".join(e.get("out", "") for e in case.expected_events), read_facts)
         if start is None:
