@@ -32,13 +32,13 @@ STUDENTS = [f"student{n}" for n in range(8)] + ['<script>alert("x")</script>']
 DEADLINE = 180
 
 
-def _env() -> dict:
-    return {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"} | {"HARNESS_ROOT": str(FIXTURE)}
+def _env(root: Path = FIXTURE) -> dict:
+    return {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"} | {"HARNESS_ROOT": str(root)}
 
 
 class Server:
-    def __init__(self, folder: Path, rate: int = 50, extra: tuple[str, ...] = ()):
-        self.folder, self.rate, self.extra = folder, rate, extra
+    def __init__(self, folder: Path, rate: int = 50, extra: tuple[str, ...] = (), root: Path = FIXTURE):
+        self.folder, self.rate, self.extra, self.root = folder, rate, extra, root
         self.data = folder / "data"
         self.roster = folder / "roster.csv"
         if not self.roster.exists():
@@ -57,7 +57,8 @@ class Server:
             [sys.executable, "-m", "harness", "serve", "tally", "--roster", str(self.roster), "--port",
              str(self.port), "--data", str(self.data), "--instructor-token", INSTRUCTOR, "--rate", str(self.rate),
              *self.extra],
-            cwd=ROOT, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+            cwd=ROOT, env=_env(self.root), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            start_new_session=True)
         listening = threading.Event()
         self._copier = threading.Thread(target=self._copy_log, args=(listening,), daemon=True)
         self._copier.start()

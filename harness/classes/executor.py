@@ -8,7 +8,7 @@ import signal
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import replace
-from typing import Iterable, Iterator, Protocol
+from typing import Callable, Iterable, Iterator, Protocol
 
 from harness.classes import classroom
 from harness.grading import submission as grading
@@ -23,6 +23,7 @@ class Executor(Protocol):
 
     def submit(self, spec, milestone: str | None, cases: list, entry: classroom.Entry,
                progress: grading.Progress | None = None) -> Future: ...
+    # `Local.submit` also takes `public_done` (see grade_entry); a cluster does not
 
     def completed(self, pending: Iterable[Future]) -> Iterator[Future]: ...
 
@@ -70,9 +71,11 @@ class Local:
         self.grader = StoppableGrader(self.stop, jobs)
         self.builders = ThreadPoolExecutor(max_workers=threads or self.grader.jobs)
 
-    def submit(self, spec, milestone, cases, entry: classroom.Entry, progress: grading.Progress | None = None):
-        """A future of the entry's result; `progress(done, total)` follows its cases."""
-        return self.builders.submit(grade_entry, self.grader, spec, milestone, cases, entry, progress)
+    def submit(self, spec, milestone, cases, entry: classroom.Entry, progress: grading.Progress | None = None,
+               public_done: Callable[[SubmissionResult], None] | None = None):
+        """A future of the entry's result; `progress(done, total)` follows its cases and
+        `public_done(result)` is told the final public results before any hidden case runs."""
+        return self.builders.submit(grade_entry, self.grader, spec, milestone, cases, entry, progress, public_done)
 
     def completed(self, pending):
         return as_completed(pending)
@@ -106,9 +109,15 @@ def _shut(grader, builders) -> None:
 
 
 def grade_entry(grader, spec, milestone, cases, entry: classroom.Entry,
-                progress: grading.Progress | None = None) -> SubmissionResult:
-    """One submission, with what the class folder said about it on top of its report."""
-    result = grader.grade(spec, milestone, cases, entry.path, None, entry.name, progress)
+                progress: grading.Progress | None = None,
+                public_done: Callable[[SubmissionResult], None] | None = None) -> SubmissionResult:
+    """One submission, with what the class folder said about it on top of its report;
+    `public_done` (Grader.grade's hook) gets the public results with the same on top."""
+    told = None if public_done is None else (lambda result: public_done(_as_entry(result, entry)))
+    return _as_entry(grader.grade(spec, milestone, cases, entry.path, None, entry.name, progress, public_done=told), entry)
+
+
+def _as_entry(result: SubmissionResult, entry: classroom.Entry) -> SubmissionResult:
     result = replace(result, submission=writable(entry.shown), name=entry.name)
     if entry.layout == classroom.MISSING:
         result.status = Verdict.MISSING_FILES

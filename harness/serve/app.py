@@ -269,15 +269,23 @@ class App:
             data["position"] = self.s.store.position(row.id)
         running = self.s.worker.cases.get(row.id) if self.s.worker else None
         if row.state not in (QUEUED, DONE) and running is not None:
-            data["cases_done"], data["cases_total"] = running  # hidden ones counted, never named
+            data["cases_done"], data["cases_total"] = running  # public cases only
         if row.state == DONE and full:
-            result = self.s.store.result(row.id)
-            spec = self.s.games[row.game].spec
-            if result is not None:
-                data["result"] = views.student_summary(result, spec)
-                data["text"] = views.student_text(result, spec)
+            shown = self._shown(row)
+            if shown is not None:
+                data["result"] = views.student_summary(shown)
+                data["text"] = views.student_text(shown)
                 data["report"] = f"/api/submissions/{row.id}/report"
         return data
+
+    def _shown(self, row) -> views.Shown | None:
+        """What the student was shown when the public cases were done (kept as it was then);
+        for a submission graded before that was kept apart, made from its whole result."""
+        kept = self.s.store.shown(row.id)
+        if kept is not None:
+            return views.Shown.from_json(kept)
+        result = self.s.store.result(row.id)
+        return None if result is None else views.shown(result, self.s.games[row.game].spec)
 
     async def status(self, request: Request) -> Response:
         """The submission's state; with `?wait=SECONDS` (at most LONGEST_WAIT) answered once it
@@ -337,10 +345,10 @@ class App:
 
     async def report(self, request: Request) -> Response:
         row = await run_in_threadpool(self._own, request)
-        result = await run_in_threadpool(self.s.store.result, row.id) if row.state == DONE else None
-        if result is None:
+        shown = await run_in_threadpool(self._shown, row) if row.state == DONE else None
+        if shown is None:
             return refuse(409, "not graded yet")
-        text = await run_in_threadpool(views.student_html, result, self.s.games[row.game].spec)
+        text = await run_in_threadpool(views.student_html, shown)
         return HTMLResponse(text, headers={**SECURITY_HEADERS, "Content-Security-Policy": REPORT_POLICY})
 
     # --- the instructor ----------------------------------------------------------

@@ -1,13 +1,25 @@
 """The grading worker: queued submissions graded on an executor (this machine's pool,
 classes.executor.Local, or a Dask cluster: the same Grader.grade as `harness grade`), oldest
-first, never two of one student at once."""
+first, never two of one student at once.
+
+A submission's student is shown its public results the moment they are final, before any of
+its hidden cases starts (Grader.grade's `public_done`), and then nothing more: from that moment
+it is done for them (not in flight: their next upload is taken and graded at once), and its
+progress, the end of its hidden runs and its whole result are the instructor's only."""
+import copy
 import threading
 import traceback
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Callable
 
 from harness.classes import classroom, executor
+from harness.grading import scoring
+from harness.results import FAILED, CaseResult, SubmissionResult, Verdict
+from harness.serve import views
 from harness.serve.store import Row, Store
+
+PUBLIC, HIDDEN = "public", "hidden"
 
 
 @dataclass
@@ -15,6 +27,14 @@ class Game:
     spec: object
     milestone: str | None
     cases: list  # every case, hidden ones included: the grade is the instructor's
+
+    @property
+    def public(self) -> list:
+        return [case for case in self.cases if case.visibility != "hidden"]
+
+    @property
+    def hidden(self) -> list:
+        return [case for case in self.cases if case.visibility == "hidden"]
 
 
 class Worker:
@@ -24,14 +44,17 @@ class Worker:
         self.pool = pool or executor.Local(jobs)
         # submissions graded at once: as many as the pool has case workers (their cases share it)
         self.capacity = pool.capacity if pool is not None else self.pool.grader.jobs
+        self._phases = _Phases(self.pool, games) if not isinstance(self.pool, executor.Local) else None
         self._wake = threading.Condition()
-        self._running: dict[int, str] = {}  # submission id -> student
-        self.cases: dict[int, tuple[int, int]] = {}  # submission id -> (cases done, cases in all), while it runs
+        self._grading: dict[int, str] = {}  # submission id -> student: every grading under way
+        self._unshown: dict[int, str] = {}  # those whose student has not been shown their results yet
+        self.cases: dict[int, tuple[int, int]] = {}  # submission id -> (public cases done, in all), until shown
+        self._again: list[Row] = []  # shown to their student, graded again for the instructor (a restart)
         self._stopped = False
         self._thread = threading.Thread(target=self._loop, name="grading", daemon=True)
 
     def start(self) -> None:
-        self.store.recover()
+        self._again = self.store.recover()
         self._thread.start()
 
     def poke(self) -> None:
@@ -44,45 +67,166 @@ class Worker:
             self._wake.notify_all()
         self._thread.join(timeout=5)
         self.pool.interrupt([])
+        if self._phases is not None:
+            self._phases.close()
         self.pool.close()
 
     def _loop(self) -> None:
         while True:
             with self._wake:
-                while not self._stopped and len(self._running) >= self.capacity:
+                while not self._stopped and len(self._grading) >= self.capacity:
                     self._wake.wait()
                 if self._stopped:
                     return
-                row = self.store.claim(set(self._running.values()))
+                # a student's submission in flight is one not shown yet: hidden runs hold nothing of theirs
+                row, again = self.store.claim(set(self._unshown.values())), False
+                if row is None and self._again:
+                    row, again = self._again.pop(0), True
                 if row is None:
                     self._wake.wait(timeout=5)
                     continue
-                self._running[row.id] = row.student
-            self._submit(row)
+                self._grading[row.id] = row.student
+                if not again:
+                    self._unshown[row.id] = row.student
+            self._submit(row, again)
 
-    def _submit(self, row: Row) -> None:
+    def _submit(self, row: Row, again: bool) -> None:
+        """Grade the row; `again`: its student's view is out already, only the whole result is wanted."""
         game = self.games[row.game]
         path = self.store.upload(row.id)
         entry = classroom.Entry(label=row.student, shown=f"{row.student} (self-check #{row.id})", layout="folder",
                                 path=path, name=row.student)
+        public = len(game.public)
+        progress = None if again else (lambda done, _total, ident=row.id: self._progress(ident, done, public))
+        shown = None if again else (lambda result, row=row, game=game: self._show(row, game, result))
         try:
-            future = self.pool.submit(game.spec, game.milestone, game.cases, entry,
-                                      lambda done, total, ident=row.id: self.cases.__setitem__(ident, (done, total)))
+            if self._phases is None:
+                future = self.pool.submit(game.spec, game.milestone, game.cases, entry, progress, public_done=shown)
+            else:
+                future = self._phases.submit(row.game, entry, shown)
         except RuntimeError:  # the pool is shutting down: the row stays running, queued again on restart
             return
         future.add_done_callback(lambda done, row=row, entry=entry, game=game: self._done(row, entry, game, done))
 
+    def _progress(self, ident: int, done: int, public: int) -> None:
+        """What the student sees while their public cases run: those cases only, and nothing
+        once they are shown (a tick of a hidden case is never counted)."""
+        with self._wake:
+            if ident in self._unshown and done <= public:
+                self.cases[ident] = (done, public)
+
+    def _show(self, row: Row, game: Game, result: SubmissionResult) -> None:
+        """The public results are final (no hidden case has started): the student's view kept,
+        the submission done for them, and no longer theirs in flight."""
+        with self._wake:
+            if row.id not in self._unshown:
+                return
+        self.store.publish(row.id, views.shown(result, game.spec))
+        with self._wake:
+            self._unshown.pop(row.id, None)
+            self.cases.pop(row.id, None)
+            self._wake.notify_all()
+
     def _done(self, row: Row, entry, game: Game, future: Future) -> None:
         if future.cancelled() or self._stopped:
-            return  # left running: graded again on the next start
+            return  # left as it is: graded again on the next start
         try:
             result = future.result()
         except Exception:
             result = executor.crashed(game.spec, game.milestone, entry, traceback.format_exc())
         try:
+            self._show(row, game, result)  # a grading that ended before its public results were told
             self.store.finish(row.id, result)
         finally:
             with self._wake:
-                self._running.pop(row.id, None)
+                self._grading.pop(row.id, None)
+                self._unshown.pop(row.id, None)
                 self.cases.pop(row.id, None)
                 self._wake.notify_all()
+
+
+class _Phases:
+    """Grading on an executor that cannot call back mid-grading (a Dask cluster: the grading
+    runs on a worker): the public cases and the hidden ones as two gradings of their own, the
+    public one first; the student is shown the first, the instructor gets the two merged. Each
+    (game, phase) has its own view of the cluster (its own worker plugin holds that game's spec
+    and those cases)."""
+
+    def __init__(self, pool, games: dict[str, Game]):
+        self.games = games
+        self.views = {(name, phase): _fresh(pool) for name in games for phase in (PUBLIC, HIDDEN)}
+        self.merger = threading.Lock()
+
+    def submit(self, game_name: str, entry, shown: Callable[[SubmissionResult], None] | None) -> Future:
+        game = self.games[game_name]
+        whole: Future = Future()
+        first = self.views[game_name, PUBLIC].submit(game.spec, game.milestone, game.public, entry)
+
+        def public_done(done) -> None:
+            try:
+                public = done.result()
+            except BaseException as problem:  # noqa: BLE001 (handed to the caller's future)
+                whole.set_exception(problem)
+                return
+            try:
+                if shown is not None:
+                    shown(public)
+                if not game.hidden or len(public.cases) < len(game.public):  # nothing hidden, or it could not grade
+                    whole.set_result(public)
+                    return
+                second = self.views[game_name, HIDDEN].submit(game.spec, game.milestone, game.hidden, entry)
+            except BaseException as problem:  # noqa: BLE001
+                whole.set_exception(problem)
+                return
+            second.add_done_callback(lambda later: _merged(whole, game, public, later))
+
+        first.add_done_callback(public_done)
+        return whole
+
+    def close(self) -> None:
+        for view in self.views.values():
+            _close_view(view)
+
+
+def _fresh(pool):
+    """A view of the cluster that registers its own worker plugin on its first submission."""
+    view = copy.copy(pool)
+    view.plugin = ""
+    return view
+
+
+def _close_view(view) -> None:
+    """The view's plugin removed from the workers; the connection is the pool's to close."""
+    try:
+        if view.plugin:
+            view.client.unregister_worker_plugin(view.plugin)
+    except Exception:  # a scheduler already gone: nothing is left to remove
+        pass
+
+
+def _merged(whole: Future, game: Game, public: SubmissionResult, later) -> None:
+    """The whole result of a grading made of a public and a hidden one: the cases in the game's
+    order, then the checks each phase added, scored together."""
+    try:
+        hidden = later.result()
+        whole.set_result(merge(game, public, hidden))
+    except BaseException as problem:  # noqa: BLE001
+        whole.set_exception(problem)
+
+
+def merge(game: Game, public: SubmissionResult, hidden: SubmissionResult) -> SubmissionResult:
+    """One result of the two: a hidden case the second did not reach (it could not grade) is
+    said as not run, and its status is the first's unless that one is `graded`."""
+    ran = {PUBLIC: iter(public.cases), HIDDEN: iter(hidden.cases)}
+    cases = [next(ran[HIDDEN if case.visibility == "hidden" else PUBLIC], None) or _not_run(case, hidden)
+             for case in game.cases]
+    cases += list(ran[PUBLIC]) + list(ran[HIDDEN])  # the checks each phase's starts added
+    status = public.status if public.status != Verdict.GRADED else hidden.status
+    items, earned, possible = scoring.score(game.spec, game.spec.items(game.milestone), cases)
+    return replace(public, cases=cases, items=items, earned=earned, possible=possible, status=status)
+
+
+def _not_run(case, hidden: SubmissionResult) -> CaseResult:
+    reason = next((b.reason for b in hidden.builds.values() if b.reason), "") or "the grading did not reach it"
+    return CaseResult(case.name, case.description, case.rubric, case.points, case.visibility, FAILED,
+                      reason=f"not run: {reason}")

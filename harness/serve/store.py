@@ -1,8 +1,13 @@
 """What the service keeps, all under --data: an SQLite database (submissions and their state)
-and files (each upload in uploads/ID/, each result in results/ID.json).
+and files (each upload in uploads/ID/; what its student is shown in results/ID.student.json,
+written once its public cases are done; its whole result, hidden cases included, in
+results/ID.json, written when its grading ends).
 
-An upload is written whole into its folder and its row committed before it is acknowledged,
-so a kill at any moment loses nothing acknowledged; on start, what was running is queued again.
+A submission is `done` for its student once their view is written (its hidden cases may still
+be running): it no longer counts as their submission in flight. An upload is written whole into
+its folder and its row committed before it is acknowledged, so a kill at any moment loses
+nothing acknowledged; on start, what was running is queued again, and a submission whose
+student's view is out but whose whole result is not is graded again for the instructor.
 """
 import json
 import os
@@ -102,16 +107,16 @@ class Store:
 
     # --- the queue -------------------------------------------------------------------
 
-    def recover(self) -> int:
-        """On start: a submission left running is done if its result was written, else queued again."""
-        count = 0
+    def recover(self) -> list[Row]:
+        """On start: a submission left running is done if its student's view (or its whole result)
+        was written, else queued again. The done submissions whose whole result is missing (their
+        hidden cases were running) are returned: they are graded again for the instructor."""
         for row in self._rows("WHERE state = ?", RUNNING):
-            if self.result_path(row.id).exists():
+            if self.result_path(row.id).exists() or self.shown_path(row.id).exists():
                 self._set(row.id, DONE, finished=time.time())
             else:
                 self._set(row.id, QUEUED)
-                count += 1
-        return count
+        return [row for row in self._rows("WHERE state = ? ORDER BY id", DONE) if not self.result_path(row.id).exists()]
 
     def claim(self, busy: set[str]) -> Row | None:
         """The oldest queued submission of a student with none running, marked running."""
@@ -124,9 +129,15 @@ class Store:
                 return self.get(row.id)
         return None
 
-    def finish(self, ident: int, result: SubmissionResult) -> None:
-        atomic.write_text(self.result_path(ident), exports.json_text(result.to_json()))
+    def publish(self, ident: int, shown) -> None:
+        """The student's view (anything with `to_json()`) written, once, and the submission done
+        for its student."""
+        atomic.write_text(self.shown_path(ident), exports.json_text(shown.to_json()))
         self._set(ident, DONE, finished=time.time())
+
+    def finish(self, ident: int, result: SubmissionResult) -> None:
+        """The whole result, the instructor's: nothing a student sees changes with it."""
+        atomic.write_text(self.result_path(ident), exports.json_text(result.to_json()))
 
     def _set(self, ident: int, state: str, finished: float | None = None) -> None:
         with self._lock:
@@ -173,8 +184,20 @@ class Store:
         return self.folder / "results" / f"{ident}.json"
 
     def result(self, ident: int) -> SubmissionResult | None:
+        """The whole result (the instructor's), once the grading has ended."""
         try:
             return SubmissionResult.from_json(json.loads(self.result_path(ident).read_text(encoding="utf-8")))
+        except FileNotFoundError:
+            return None
+
+    def shown_path(self, ident: int) -> Path:
+        return self.folder / "results" / f"{ident}.student.json"
+
+    def shown(self, ident: int) -> dict | None:
+        """What the student was shown (as `publish` wrote it); None for a submission graded
+        before the service kept it apart (the whole result is there instead)."""
+        try:
+            return json.loads(self.shown_path(ident).read_text(encoding="utf-8"))
         except FileNotFoundError:
             return None
 

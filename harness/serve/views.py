@@ -1,7 +1,12 @@
 """What a student and the instructor are shown of a result: the student's view has the public
 cases only, scored on their own as `harness check` scores them, and a count of the hidden ones;
-the instructor's is the whole result, the class page and the gradebook."""
+the instructor's is the whole result, the class page and the gradebook.
+
+The student's view (`Shown`) is made once, from the results `Grader.grade` hands over when the
+public cases are done and before any hidden one runs, and kept as it is: nothing a hidden run
+does can change it."""
 import dataclasses
+from dataclasses import dataclass
 import io
 from pathlib import Path
 
@@ -46,34 +51,53 @@ def public(result: SubmissionResult, spec) -> SubmissionResult:
     return dataclasses.replace(result, cases=cases, items=items, earned=earned, possible=possible)
 
 
-def student_text(result: SubmissionResult, spec) -> str:
+@dataclass
+class Shown:
+    """What a student is shown of a submission: its public cases (scored alone) and how many
+    hidden cases it has (counted, never named)."""
+    result: SubmissionResult
+    hidden: int
+
+    def to_json(self) -> dict:
+        return {"hidden_cases": self.hidden, "result": self.result.to_json()}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Shown":
+        return cls(SubmissionResult.from_json(data["result"]), int(data["hidden_cases"]))
+
+
+def shown(result: SubmissionResult, spec) -> Shown:
+    """The student's view of `result` (a whole one, or the public one with hidden placeholders)."""
+    return Shown(public(result, spec), hidden_count(result))
+
+
+def student_text(view: Shown) -> str:
     """What a local `harness check` prints, for the public cases, then the hidden count and the note."""
-    shown = public(result, spec)
     out = io.StringIO()
-    terminal.render(shown, out, colour=False)
-    terminal.explain_failures(shown, out)
-    note = hidden_note(hidden_count(result))
+    terminal.render(view.result, out, colour=False)
+    terminal.explain_failures(view.result, out)
+    note = hidden_note(view.hidden)
     if note:
         out.write(f"  {note}\n")
     out.write(f"  {NOT_THE_GRADE}\n")
     return out.getvalue()
 
 
-def student_summary(result: SubmissionResult, spec) -> dict:
-    shown = public(result, spec)
+def student_summary(view: Shown) -> dict:
+    shown = view.result
     return {"status": str(shown.status), "passed": shown.passed, "total": shown.total,
             "all_passed": shown.all_passed, "percent": shown.percent, "published": shown.published,
-            "hidden_cases": hidden_count(result), "hidden_note": hidden_note(hidden_count(result)),
+            "hidden_cases": view.hidden, "hidden_note": hidden_note(view.hidden),
             "note": NOT_THE_GRADE,
             "cases": [{"name": c.name, "description": c.description, "rubric": c.rubric, "status": str(c.status),
                        "reason": c.reason} for c in shown.cases]}
 
 
-def student_html(result: SubmissionResult, spec) -> str:
+def student_html(view: Shown) -> str:
     """The local report's page for the public cases, with the hidden count and the note on top."""
-    page = html.render(public(result, spec))
+    page = html.render(view.result)
     banner = (f'<p class="selfcheck-note" id="selfcheck-note"><strong>{escape(NOT_THE_GRADE)}</strong> '
-              f'{escape(hidden_note(hidden_count(result)))}</p>')
+              f'{escape(hidden_note(view.hidden))}</p>')
     return writable(page.replace("<body>", "<body>\n" + banner, 1))
 
 
