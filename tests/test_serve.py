@@ -125,8 +125,9 @@ class Server:
         return self.call("/api/submissions", token, out.getvalue(),
                          {"Content-Type": f"multipart/form-data; boundary={boundary}", **(headers or {})})
 
-    def wait(self, student, ident, deadline=DEADLINE) -> dict:
-        """Follow the submission until it is graded: each request is answered when its state
+    def wait(self, student, ident, deadline=DEADLINE, whole=False) -> dict:
+        """Follow the submission until its student is shown its result (`whole`: and until its
+        whole result, the instructor's, is written): each request is answered when its state
         changes (`?wait=`), so nothing here sleeps."""
         end = time.monotonic() + deadline
         while time.monotonic() < end:
@@ -134,8 +135,20 @@ class Server:
             assert status == 200, body
             state = json.loads(body)
             if state["state"] == "done":
+                if whole:
+                    self.graded(ident, end - time.monotonic())
                 return state
         raise AssertionError(f"submission {ident} not graded in {deadline} s: " + self.logged()[-3000:])
+
+    def graded(self, ident, deadline=DEADLINE) -> dict:
+        """The instructor's view of the submission once its whole result is written (long polls)."""
+        end = time.monotonic() + deadline
+        while time.monotonic() < end:
+            status, body = self.call(f"/instructor/submissions/{ident}?wait=10", basic=INSTRUCTOR)
+            assert status == 200, body
+            if json.loads(body)["graded"]:
+                return json.loads(body)
+        raise AssertionError(f"submission {ident}'s whole result not written in {deadline} s: " + self.logged()[-3000:])
 
 
 def _sample(name: str) -> list[tuple[str, bytes]]:
@@ -156,7 +169,7 @@ def graded(server):
     for student, sample in (("student0", "correct"), ("student1", "bug-illegal")):
         status, body = server.upload(student, _sample(sample))
         assert status == 202, body
-        done[sample] = (student, server.wait(student, json.loads(body)["id"]))
+        done[sample] = (student, server.wait(student, json.loads(body)["id"], whole=True))
     return done
 
 
@@ -263,7 +276,7 @@ def test_html_in_names_and_output_is_escaped(server):
     program = (SAMPLES / "correct" / "tally.py").read_text().replace("Start:", "<script>alert(1)</script>Start:")
     status, body = server.upload(evil, [("tally.py", program.encode())])
     assert status == 202, body
-    state = server.wait(evil, json.loads(body)["id"])
+    state = server.wait(evil, json.loads(body)["id"], whole=True)
     status, report = server.call(f"/api/submissions/{state['id']}/report", server.tokens[evil])
     assert status == 200 and b"<script>" not in report and b"&lt;script&gt;" in report
     status, page = server.call("/instructor", INSTRUCTOR)
@@ -356,18 +369,18 @@ def test_kill_9_mid_queue_then_restart_grades_what_was_queued_and_keeps_every_re
         before = {i for i, v in states.items() if v == "done"}
         waiting = set(accepted) - before
         assert before and waiting, states
-        kept = {i: (server.data / "results" / f"{i}.json").read_bytes() for i in before}
+        kept = {i: (server.data / "results" / f"{i}.student.json").read_bytes() for i in before}
         print(f"kill -9: {len(accepted)} accepted, {len(before)} graded before, {len(waiting)} queued or running")
     finally:
         server.stop()
     server = Server(tmp_path).start()
     try:
-        results = {i: server.wait(s, i) for i, (s, _) in accepted.items()}
+        results = {i: server.wait(s, i, whole=True) for i, (s, _) in accepted.items()}
         for ident, (student, sample) in accepted.items():
             assert results[ident]["result"]["all_passed"] == (sample == "correct"), (ident, sample)
-        for ident, data in kept.items():
-            assert (server.data / "results" / f"{ident}.json").read_bytes() == data  # kept, not graded again
-        print(f"after restart: all {len(results)} graded, {len(kept)} results kept unchanged")
+        for ident, data in kept.items():  # what a student was shown is kept as it was (its hidden cases may be graded again)
+            assert (server.data / "results" / f"{ident}.student.json").read_bytes() == data
+        print(f"after restart: all {len(results)} graded, {len(kept)} students' results kept unchanged")
     finally:
         server.stop()
 
@@ -423,7 +436,7 @@ def test_on_a_cluster_the_service_gives_the_verdicts_it_gives_here(tmp_path, gra
             for sample, (student, local) in graded.items():
                 status, body = remote.upload(student, _sample(sample))
                 assert status == 202, body
-                state = remote.wait(student, json.loads(body)["id"])
+                state = remote.wait(student, json.loads(body)["id"], whole=True)
                 verdicts = {c["name"]: c["status"] for c in state["result"]["cases"]}
                 assert verdicts == {c["name"]: c["status"] for c in local["result"]["cases"]}, remote.logged()[-3000:]
                 assert state["result"]["hidden_cases"] == local["result"]["hidden_cases"]

@@ -238,7 +238,7 @@ def test_the_build_cache_tells_no_student_of_another(server):
     for student in ("student7", "student0"):
         status, answer = server.upload(student, [("tally.cpp", source)])
         assert status == 202, answer
-        state = server.wait(student, json.loads(answer)["id"])
+        state = server.wait(student, json.loads(answer)["id"], whole=True)
         status, report = server.call(f"/api/submissions/{state['id']}/report", server.tokens[student])
         assert status == 200
         text = state["text"].replace(f"{student} (self-check #{state['id']})", "N")

@@ -67,7 +67,8 @@ class Settings:
     receiving: set[str] = field(default_factory=set)  # students with an upload being received or taken in
     refused: dict[str, list[float]] = field(default_factory=dict)  # student -> when their uploads were refused
     waits: dict[str, int] = field(default_factory=dict)  # student -> long polls held now
-    changes: "Changes" = field(default_factory=lambda: Changes())
+    changes: "Changes" = field(default_factory=lambda: Changes())  # a submission's state (the students' polls)
+    graded: "Changes" = field(default_factory=lambda: Changes())  # a whole result written (the instructor's)
 
 
 class Changes:
@@ -358,9 +359,10 @@ class App:
             raise HTTPException(401, "the instructor token is needed", {"WWW-Authenticate": 'Basic realm="instructor"'})
 
     def _latest(self, game: str):
+        """Each student's latest submission whose whole result is written (hidden cases included)."""
         latest = {}
         for row in self.s.store.everything():
-            if row.game == game and row.state == DONE:
+            if row.game == game and row.state == DONE and self.s.store.result_path(row.id).exists():
                 latest[row.student] = row
         results = [(row.id, self.s.store.result(row.id)) for row in latest.values()]
         return [(ident, result) for ident, result in results if result is not None]
@@ -390,6 +392,36 @@ class App:
             raise HTTPException(404, "no such graded submission")
         text = await run_in_threadpool(report_html.render, result)
         return HTMLResponse(text, headers={**SECURITY_HEADERS, "Content-Security-Policy": REPORT_POLICY})
+
+    async def graded(self, request: Request) -> Response:
+        """A submission as the instructor sees it: `graded` once its whole result is written
+        (its hidden cases run after its student is shown the public ones); with `?wait=SECONDS`
+        (at most LONGEST_WAIT) answered once it is."""
+        self._instructor(request)
+        try:
+            ident = int(request.path_params["ident"])
+            wait = min(float(request.query_params.get("wait", 0)), LONGEST_WAIT)
+        except ValueError:
+            return refuse(400, "a submission number, and wait: a number of seconds")
+        loop = asyncio.get_running_loop()
+        end = loop.time() + (wait if wait == wait else 0.0)
+        while True:
+            event = self.s.graded.event  # taken before the file is looked at: a result written after it sets this one
+            row = await run_in_threadpool(self.s.store.get, ident)
+            if row is None:
+                raise HTTPException(404, "no such submission")
+            graded = await run_in_threadpool(self.s.store.result_path(ident).exists)
+            if graded or loop.time() >= end:
+                break
+            try:
+                async with asyncio.timeout(max(0.0, end - loop.time())):
+                    await event.wait()
+            except TimeoutError:
+                pass
+        data = {"id": row.id, "student": row.student, "game": row.game, "state": row.state, "graded": graded}
+        if graded:
+            data["report"] = f"/instructor/submissions/{row.id}/report"
+        return JSONResponse(data, headers=SECURITY_HEADERS)
 
     async def history(self, request: Request) -> Response:
         self._instructor(request)
@@ -451,11 +483,14 @@ def make(settings: Settings) -> Starlette:
               Route("/instructor", app.instructor),
               Route("/instructor/gradebook.csv", app.gradebook),
               Route("/instructor/students/{student}", app.history),
+              Route("/instructor/submissions/{ident}", app.graded),
               Route("/instructor/submissions/{ident}/report", app.instructor_report)]
 
     def started():
         settings.changes.loop = asyncio.get_running_loop()
         settings.store.listeners.append(settings.changes.notify)
+        settings.graded.loop = asyncio.get_running_loop()
+        settings.store.graded.append(settings.graded.notify)
         if settings.worker:
             settings.worker.start()
 

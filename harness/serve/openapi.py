@@ -66,6 +66,13 @@ def document(max_bytes: int) -> dict:
                                                        "parameters": [{"name": "student", "in": "path", "required": True,
                                                                        "schema": {"type": "string"}}],
                                                        "responses": {"200": {"description": "JSON"}, "401": _ERROR}}},
+            "/instructor/submissions/{ident}": {"get": {
+                "summary": "whether a submission's whole result (hidden cases included) is written",
+                "security": [{"instructor": []}],
+                "parameters": ident + [{"name": "wait", "in": "query", "schema": {"type": "number", "maximum": 30},
+                                        "description": "hold the answer until the whole result is written"}],
+                "responses": {"200": {"description": "JSON: id, student, game, state, graded, report"},
+                              "401": _ERROR, "404": _ERROR}}},
             "/instructor/submissions/{ident}/report": {"get": {"summary": "a submission's full report, hidden cases included",
                                                                "security": [{"instructor": []}], "parameters": ident,
                                                                "responses": {"200": {"description": "HTML"}, "401": _ERROR, "404": _ERROR}}},

@@ -62,6 +62,7 @@ class Store:
         self._lock = threading.Lock()
         self._changed = threading.Condition()  # told whenever a submission's state changes
         self.listeners: list = []  # called (from any thread) whenever a submission's state changes
+        self.graded: list = []  # called (from any thread) whenever a whole result is written (the instructor's)
         self._db = sqlite3.connect(folder / "serve.db", check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")  # a committed row survives a kill or a power cut
@@ -138,6 +139,8 @@ class Store:
     def finish(self, ident: int, result: SubmissionResult) -> None:
         """The whole result, the instructor's: nothing a student sees changes with it."""
         atomic.write_text(self.result_path(ident), exports.json_text(result.to_json()))
+        for listener in list(self.graded):
+            listener()
 
     def _set(self, ident: int, state: str, finished: float | None = None) -> None:
         with self._lock:
