@@ -11,7 +11,7 @@ import pytest
 
 from harness.loading import cases as caseload
 from harness.loading import spec as specs
-from tests.helpers import FIXTURE, SAMPLES
+from tests.helpers import FIXTURE, SAMPLES, dask_cluster
 from tests.test_serve import DEADLINE, HIDDEN, HIDDEN_SECRETS, INSTRUCTOR, Server
 
 pytestmark = pytest.mark.slow  # the hidden run lasts its 30 s turn limit
@@ -50,9 +50,22 @@ def _whole(server, ident) -> tuple[int, bytes]:
 
 
 def test_the_student_is_shown_the_public_results_without_waiting_for_a_hidden_run(tmp_path, root):
-    public = sum(c.visibility != "hidden" for c in caseload.load_all(specs.load("tally", root), None))
     (tmp_path / "serve").mkdir()
-    server = Server(tmp_path / "serve", root=root).start()
+    _scenario(Server(tmp_path / "serve", root=root), root)
+
+
+def test_on_a_cluster_too_the_public_results_are_shown_before_the_hidden_cases_are_graded(tmp_path, root):
+    """On Dask the public and the hidden cases are two gradings; the student is shown the first.
+    The test's one worker has one thread, which the hidden grading holds while it sleeps: the
+    next upload is accepted at once, but its grading waits for that thread."""
+    with dask_cluster(tmp_path, {"one": {}}) as (address, _):
+        (tmp_path / "serve").mkdir()
+        _scenario(Server(tmp_path / "serve", extra=("--cluster", address), root=root), root, next_graded=False)
+
+
+def _scenario(server: Server, root, next_graded: bool = True) -> None:
+    public = sum(c.visibility != "hidden" for c in caseload.load_all(specs.load("tally", root), None))
+    server.start()
     try:
         status, body = server.upload("student0", [("tally.py", SLEEPER.encode())])
         assert status == 202, body
@@ -71,8 +84,12 @@ def test_the_student_is_shown_the_public_results_without_waiting_for_a_hidden_ru
         status, body = server.upload("student0", [("tally.py", (SAMPLES / "correct" / "tally.py").read_bytes())])
         assert status == 202, body
         second = json.loads(body)["id"]
-        assert _follow(server, "student0", second)[-1]["result"]["all_passed"]
-        assert _whole(server, first)[0] == 404, "the second upload waited for the first's hidden run"
+        if next_graded:
+            assert _follow(server, "student0", second)[-1]["result"]["all_passed"]
+            assert _whole(server, first)[0] == 404, "the second upload waited for the first's hidden run"
+        else:
+            assert _whole(server, first)[0] == 404
+            assert _follow(server, "student0", second)[-1]["result"]["all_passed"]
         status, mine = server.call("/api/submissions", server.tokens["student0"])
         assert status == 200 and [s["state"] for s in json.loads(mine)["submissions"]] == ["done", "done"]
         assert b"cases_total" not in mine

@@ -121,7 +121,8 @@ class Worker:
         with self._wake:
             if row.id not in self._unshown:
                 return
-        self.store.publish(row.id, views.shown(result, game.spec))
+        # the hidden count is the game's: on a cluster the public grading has no hidden case in it
+        self.store.publish(row.id, views.Shown(views.public(result, game.spec), len(game.hidden)))
         with self._wake:
             self._unshown.pop(row.id, None)
             self.cases.pop(row.id, None)
@@ -155,7 +156,6 @@ class _Phases:
     def __init__(self, pool, games: dict[str, Game]):
         self.games = games
         self.views = {(name, phase): _fresh(pool) for name in games for phase in (PUBLIC, HIDDEN)}
-        self.merger = threading.Lock()
 
     def submit(self, game_name: str, entry, shown: Callable[[SubmissionResult], None] | None) -> Future:
         game = self.games[game_name]
