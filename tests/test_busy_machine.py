@@ -18,7 +18,11 @@ from harness.loading import cases as caseload
 from harness.loading import spec as specs
 from tests.helpers import ROOT
 
-pytestmark = pytest.mark.slow  # five gradings at once on a loaded machine, twice
+# five gradings at once on a loaded machine, twice; it loads every core on purpose, so beside other
+# tests (pytest -n) it would starve theirs: it runs in a pytest of its own (.ci/run, docs/tests.md)
+pytestmark = [pytest.mark.slow, pytest.mark.alone,
+              pytest.mark.skipif(bool(os.environ.get("PYTEST_XDIST_WORKER")),
+                                 reason="loads every core: run it alone, `pytest tests/test_busy_machine.py`")]
 
 SAMPLES = {"connect": "correct-java", "flip": "correct-bags", "reversi": "correct-java",
            "silver-dollar": "correct-java", "strings-and-coins": "correct-cpp"}

@@ -292,22 +292,31 @@ DRIVER_REPLY = """\
 error no state
 ok
 244+|+|124+
+244+|+|124+
 true
 true
 false
 true
 ok
+244+|+4|12+
 ok
 12+|+4|244+
+12+|+4|244+
 ok
+2+6|4+|244+
 undefined take 1: not all of these are ordinary middle dice
 ok
 244+|4+|2+6
+244+|4+|2+6
 ok
+244+|4+2|+6
 ok
 +6|4+2|244+
++6|4+2|244+
 ok
+6+|24+4|24+
 ok
+24+|24+4|6+
 24+|24+4|6+
 false
 true
@@ -315,9 +324,12 @@ true
 true
 false
 ok
+224+|4+4|6+
 ok
+224+|44+6|+
 false
 ok
++|44+6|224+
 +|44+6|224+
 dice 3 3 allFlippable true inRange true middleEmpty true
 dice 3 3 allFlippable true inRange true middleEmpty true
@@ -332,16 +344,16 @@ error bad arguments
 
 def test_driver_protocol():
     assert run(["--driver"], stdin=DRIVER_SCRIPT) == (0, DRIVER_REPLY)
-    assert run(["--driver"], stdin="new 1 / 2\nshow") == (0, "ok\n1+|+|2+\n")  # end of input is the end
+    assert run(["--driver"], stdin="new 1 / 2\nshow") == (0, "ok\n1+|+|2+\n1+|+|2+\n")  # end of input is the end
 
 
 def test_driver_answers_in_process():
     driver = Driver()
     assert driver.execute("   ") is None
     assert driver.execute("isWinning") == "error no state"
-    assert driver.execute("new / 3") == "ok"
+    assert driver.execute("new / 3") == "ok\n+|+|3+"  # a change answers with the state it left
     assert driver.execute("isWinning") == "false"
-    assert driver.execute("switch") == "ok"
+    assert driver.execute("switch") == "ok\n3+|+|+"
     assert driver.execute("isWinning") == "true"
     assert driver.execute("random 100").startswith("dice 50 50 ")
     assert driver.execute("quit") is Driver.QUIT
