@@ -8,10 +8,11 @@ is the instructor's error: it stops `grade`, `samples`, `regen`, `run` and `chec
 naming the reference and the option, before a single student is charged.
 """
 from harness.errors import InputError
+from harness.grading.submission import run_reference
 from harness.loading.cases import Case
 from harness.loading.spec import Spec
 from harness.running import runner
-from harness.running.environment import Workdir, reference_env
+from harness.running.environment import Workdir
 from harness.starts import drawing
 from harness.starts.reading import find_start, start_file
 
@@ -30,8 +31,7 @@ def reference_takes_its_own_starts(spec: Spec, cases: list[Case], read_facts=Non
         checked.add(case.target)
         command = spec.reference_command(case.milestone, case.target, case.args)
         with Workdir() as home, start_file(start) as path:
-            again = runner.run(command + [settings.option, path], env=reference_env(home), cwd=home,
-                               inputs=runner.FixedInputs(case.prefix), limits=spec.limits.merged(case.limits))
+            again = run_reference(spec, case, [settings.option, path], runner.FixedInputs(case.prefix), home)
         if again.end.kind == "exit" and again.end.status in (settings.rejected_exit, settings.unplayable_exit):
             last = (again.output().strip().splitlines() or ["no reason given"])[-1][:200]
             line = spec.document.line_of(["random_start", "option"]) if spec.document else None

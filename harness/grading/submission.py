@@ -167,8 +167,9 @@ def _judge(spec: Spec, case_milestone: str | None, view: compare.View, result: C
         def whole_view(item: str) -> compare.View | None:  # the owner's look at every turn
             if item not in chargeable:
                 return None
-            return compare.View(view_of(spec, item).flags.replace({"turns": "all", "from": None}), spec.messages,
-                                state_reader(spec))
+            # the same message classes and state reader: a turn's text is read for its facts once
+            return compare.View(spec.policy(item, None).replace({"turns": "all", "from": None}), view.messages,
+                                view.reader)
 
         charged = charging.charge(spec.owners, result.rubric, comparison, expected.events, expected.end,
                                   lambda other: events_for(other.flags), run.end, whole_view)
@@ -198,7 +199,7 @@ def _attempt(spec: Spec, case: Case, build: builder.Build, meter: Meter | None =
         result.actual, result.actual_end, result.detail = run.events, run.end, run.detail
         result.cause = Cause.BUDGET_SPENT if run.budget_spent else None
         result.notes, result.seconds = list(run.notes), run.seconds
-        view = compare.View(spec.policy(case.rubric, case.compare), spec.messages, state_reader(spec))
+        view = view_of(spec, case.rubric, case.compare)
         try:  # the spec's readers run over the program's output: bounded like the comparison
             with compare.cpu_budget(compare.COMPARE_SECONDS):
                 events, changed, read_notes = _rewritten(spec, run.events)
