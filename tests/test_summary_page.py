@@ -124,16 +124,91 @@ def test_the_page_renders_in_a_browser_without_errors(page, tmp_path):
         shutil.copy(shot, keep)
 
 
-def test_the_page_opens_with_every_submission_and_folds_the_failures_of_one_student(page):
-    """The per-student table comes first; a failure seen in several submissions is shown open,
-    one seen in a single submission (dee's) is folded under one line."""
+def test_the_page_opens_with_every_submission_and_shows_every_failure_of_a_small_class_open(page):
+    """The per-student table comes first; in a class of five every failure group is shown open,
+    the shared one (ben's and cy's) first, dee's alone after it: nothing is folded."""
     text = page[0].read_text(encoding="utf-8")
     assert text.index('<h2 id="submissions">Every submission</h2>') < text.index("<h2>Scores</h2>")
-    folded = text.split('<details class="alone">')[1].split("</details>")[0]
-    assert "1 more failure, each seen in one submission" in folded
-    assert 'href="dee/report.html"' in folded and 'href="ben/report.html"' not in folded
-    shared = text.split('<details class="alone">')[0].split("Failures, grouped by")[1]
-    assert 'href="ben/report.html"' in shared and 'href="cy/report.html"' in shared
+    assert "<details" not in text
+    failures = text.split("Failures, grouped by")[1].split("<h2>")[0]
+    assert failures.index('href="ben/report.html"') < failures.index('href="dee/report.html"')
+    assert 'href="cy/report.html"' in failures
+
+
+def _class_page(submissions: int, shared: int, alone: int) -> str:
+    """The class page of `submissions` rows with one group failed by `shared` students and
+    `alone` groups failed by one student each."""
+    from harness.reporting import summary
+    names = [f"s{i:02}" for i in range(submissions)]
+    rows = [summary.Row(n, f"{n}/report.html", "graded", 50.0, 5, 10, 1, 2, "", False) for n in names]
+    groups = []
+    if shared:
+        groups.append(summary.FailureGroup("case-shared", "item", "turn 1, line 1", "a", "b",
+                                           [(n, f"{n}/report.html") for n in names[:shared]]))
+    for i in range(alone):
+        n = names[(shared + i) % submissions]
+        groups.append(summary.FailureGroup(f"case-{i}", "item", "turn 1, line 1", "a", f"c{i}", [(n, f"{n}/report.html")]))
+    return summary.render(summary.ClassPage("Game", None, rows, [], [], [], [], groups, []))
+
+
+def test_a_large_class_folds_its_many_failures_of_one_student_each():
+    from harness.reporting.summary import MANY_ALONE, SMALL_CLASS
+    folded = _class_page(SMALL_CLASS + 5, 2, MANY_ALONE)
+    assert folded.count('<section class="group">') == MANY_ALONE + 1
+    inside = folded.split('<details class="alone">')[1].split("</details>")[0]
+    assert f"{MANY_ALONE} more failures, each seen in one submission" in inside
+    assert inside.count('<section class="group">') == MANY_ALONE and "case-shared" not in inside
+    # a few failures of one student each, a small class, or no shared failure: all open
+    for shown in (_class_page(SMALL_CLASS + 5, 2, MANY_ALONE - 1), _class_page(SMALL_CLASS - 1, 2, MANY_ALONE),
+                  _class_page(SMALL_CLASS + 5, 0, SMALL_CLASS)):
+        assert "<details" not in shown and shown.count('<section class="group">') >= MANY_ALONE - 1
+
+
+VISIBLE = """<!doctype html><html><body><iframe id="f" style="width:1200px;height:900px" src="{src}"></iframe>
+<script>
+document.getElementById('f').addEventListener('load', () => {{
+  const d = document.getElementById('f').contentWindow.document;
+  const out = document.createElement('pre');
+  out.id = 'probe';
+  out.textContent = JSON.stringify([...d.querySelectorAll('section.group')].map(s => ({{
+    case: s.querySelector('h3 code').textContent, height: s.getBoundingClientRect().height,
+    shown: s.checkVisibility(), students: [...s.querySelectorAll('.students a')].map(a => a.textContent)}})));
+  document.body.appendChild(out);
+}});
+</script></body></html>"""
+
+
+@pytest.mark.skipif(_browser() is None, reason="no headless Chromium installed (apt-get install chromium)")
+def test_a_class_of_three_shows_each_failure_open_in_a_browser(tmp_path):
+    """Three tally submissions, each failing its own way: every failure group is on screen in
+    Chromium (a folded one has no box), one group per failing case of each student."""
+    import json
+    from tests.helpers import FIXTURE, SAMPLES
+    chosen = ("correct", "bug-add", "bug-illegal")
+    for name in chosen:
+        shutil.copytree(SAMPLES / name, tmp_path / "class" / name)
+    env = {**os.environ, "HARNESS_ROOT": str(FIXTURE)}
+    done = subprocess.run([sys.executable, "-m", "harness", "grade", "tally", str(tmp_path / "class"), "-o",
+                           str(tmp_path / "out")], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 1, done.stdout + done.stderr
+    results = {n: json.loads((tmp_path / "out" / n / "result.json").read_text(encoding="utf-8")) for n in chosen}
+    failed = {n: {c["name"] for c in r["cases"] if c["status"] == "failed"} for n, r in results.items()}
+    assert failed["correct"] == set() and failed["bug-add"] and failed["bug-illegal"]
+    probe = tmp_path / "probe.html"
+    probe.write_text(VISIBLE.format(src=(tmp_path / "out" / "index.html").as_uri()), encoding="utf-8")
+    dom = subprocess.run([_browser(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                          f"--user-data-dir={tmp_path / 'profile'}", "--allow-file-access-from-files",
+                          "--virtual-time-budget=10000", "--dump-dom", probe.as_uri()],
+                         capture_output=True, text=True, timeout=120)
+    found = re.search(r'<pre id="probe">(.*?)</pre>', dom.stdout)
+    assert found, dom.stderr[-2000:]
+    groups = json.loads(html.unescape(found[1]))
+    assert groups and all(g["shown"] and g["height"] > 0 for g in groups)
+    seen = {}
+    for g in groups:
+        (student,) = g["students"]
+        seen.setdefault(student, set()).add(g["case"])
+    assert seen == {n: cases for n, cases in failed.items() if cases}
 
 
 def test_a_blank_line_on_the_page_reads_blank_line():

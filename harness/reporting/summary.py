@@ -21,6 +21,11 @@ LINE_CHARS = 300  # of one output line shown
 TEXT_CHARS = 600  # of a reason shown
 CONTEXT_BEFORE, CONTEXT_AFTER = 3, 6  # lines around the first differing line in a group's view
 EPSILON = 1e-6
+# Failure groups seen in one submission each are folded under one line only in a class this
+# large, when some group is shared and they are this many: in a small class nearly every
+# failure is one student's, and folding them would hide the whole section.
+SMALL_CLASS = 10
+MANY_ALONE = 8
 
 
 @dataclass
@@ -100,7 +105,7 @@ class FailureGroup:
 
     @property
     def shared(self) -> bool:
-        """More than one submission failed this way: shown open; the others are folded."""
+        """More than one submission failed this way (see `ClassPage.fold_alone`)."""
         return len(self.students) > 1
 
 
@@ -123,6 +128,14 @@ class ClassPage:
     cases: list[CaseRate]
     groups: list[FailureGroup]
     problems: list[Problem]
+
+    @property
+    def fold_alone(self) -> bool:
+        """Fold the failures seen in one submission each under one line: only in a class of at
+        least SMALL_CLASS submissions where some failure is shared and MANY_ALONE or more are
+        not. Otherwise every group is shown open, the shared ones first."""
+        alone = sum(not g.shared for g in self.groups)
+        return len(self.rows) >= SMALL_CLASS and alone >= MANY_ALONE and any(g.shared for g in self.groups)
 
     @property
     def tallest(self) -> int:
