@@ -89,6 +89,7 @@ class CaseResult:
     value: float = 0.0  # the points of the total this case carries (set by scoring)
     earned: float = 0.0  # of `value`, earned (set by scoring)
     cause: Cause | None = None  # set when the harness decided the case without comparing it
+    accepted: list[str] = field(default_factory=list)  # the case's accepted alternatives it passed only through
 
     @property
     def passed(self) -> bool:
