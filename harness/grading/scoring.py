@@ -11,13 +11,18 @@ out of the total. Items graded by a person are listed but not counted.
 
 Each case carries `value` (its share of the total, in rubric points) and `earned`, so every
 renderer (Gradescope's per-test scores, JUnit, the gradebook) shows numbers that add up.
+How those numbers were reached (`explain`: a case's value item by item, an item's score as
+"1 of 5 cases passed, each worth 0.5") is worked out here too, from a result as it is stored,
+by the same split; the renderers only print it.
 """
 import math
+from dataclasses import dataclass
 
-from harness.results import FAILED, PASSED, UNGRADABLE, CaseResult, ItemScore
+from harness.results import FAILED, HARNESS_ERROR, PASSED, UNGRADABLE, CaseResult, ItemScore, SubmissionResult
 from harness.loading.spec import RubricItem, Spec
 
 DIGITS = 4  # rubric points are shown and summed at this precision
+SHOWN = 2  # decimals of the points a person reads (0.5, 1.67, 10)
 
 
 def score(spec: Spec, items: list[RubricItem], cases: list[CaseResult]) -> tuple[list[ItemScore], float, float]:
@@ -26,29 +31,45 @@ def score(spec: Spec, items: list[RubricItem], cases: list[CaseResult]) -> tuple
     for case in cases:
         case.value = case.earned = 0.0
     for item in items:
-        gradable = [c for c in cases if c.rubric == item.id and c.status in (PASSED, FAILED)
-                    and (c.charged_to in (None, item.id) or c.own_passed)]
-        charged = [c for c in cases if c.charged_to == item.id
-                   and (c.status == UNGRADABLE or c.status == FAILED and c.rubric != item.id)]
-        units = math.fsum([c.points for c in gradable] + [1.0] * len(charged))
-        counted = item.graded and units > 0
-        shares = _shares(item.points, [c.points for c in gradable] + [1.0] * len(charged)) if counted else []
+        split = _split(item.id, item.points, item.graded, cases)
         earned = 0.0
-        for index, (case, share) in enumerate(zip(gradable + charged, shares)):
-            won = share if index < len(gradable) and _passes_here(case) else 0.0
+        for case, share, won, _ in split.shares:
             case.value = round(case.value + share, DIGITS)  # a case may count in two items (own_passed)
             case.earned = round(case.earned + won, DIGITS)
             earned += won
         scored.append(ItemScore(
-            id=item.id, title=item.title, weight=item.points, graded=item.graded, counted=counted,
+            id=item.id, title=item.title, weight=item.points, graded=item.graded, counted=split.counted,
             earned=round(earned, DIGITS),
-            cases_passed=sum(1 for c in gradable if _passes_here(c)), cases_gradable=len(gradable),
+            cases_passed=sum(1 for c in split.gradable if _passes_here(c)), cases_gradable=len(split.gradable),
             cases_ungradable=sum(1 for c in cases if c.rubric == item.id and c.status == UNGRADABLE),
-            charges=sum(1 for c in charged if c.status == UNGRADABLE),
-            charged_failures=sum(1 for c in charged if c.status == FAILED)))
+            charges=sum(1 for c in split.charged if c.status == UNGRADABLE),
+            charged_failures=sum(1 for c in split.charged if c.status == FAILED)))
     possible = math.fsum(i.weight for i in scored if i.counted)
     earned = round(math.fsum(i.earned for i in scored if i.counted), DIGITS)
     return scored, earned, possible
+
+
+@dataclass
+class _Split:
+    """One item's cases and each one's share of its weight: (case, share, won, charged here)."""
+    gradable: list[CaseResult]
+    charged: list[CaseResult]
+    counted: bool
+    shares: list[tuple[CaseResult, float, float, bool]]
+
+
+def _split(item: str, weight: float, graded: bool, cases: list[CaseResult]) -> _Split:
+    """The rule of the module's docstring for one item: which cases count in it, and for what."""
+    gradable = [c for c in cases if c.rubric == item and c.status in (PASSED, FAILED)
+                and (c.charged_to in (None, item) or c.own_passed)]
+    charged = [c for c in cases if c.charged_to == item
+               and (c.status == UNGRADABLE or c.status == FAILED and c.rubric != item)]
+    units = math.fsum([c.points for c in gradable] + [1.0] * len(charged))
+    counted = graded and units > 0
+    shares = _shares(weight, [c.points for c in gradable] + [1.0] * len(charged)) if counted else []
+    rows = [(case, share, share if index < len(gradable) and _passes_here(case) else 0.0, index >= len(gradable))
+            for index, (case, share) in enumerate(zip(gradable + charged, shares))]
+    return _Split(gradable, charged, counted, rows)
 
 
 def _passes_here(case: CaseResult) -> bool:
@@ -63,3 +84,170 @@ def _shares(weight: float, points: list[float]) -> list[float]:
     if shares:
         shares[-1] = round(weight - math.fsum(shares[:-1]), DIGITS)
     return shares
+
+
+def nominal(items: list[ItemScore], cases: list[CaseResult]) -> list[float]:
+    """What each case would carry of the total if every case were graded in its own item: its
+    item's weight in proportion to its points. Nothing a run did changes it, so it can be told
+    of a case whose result is not shown (a hidden case's points in a student's copy)."""
+    weights = {item.id: item.weight for item in items if item.graded}
+    totals: dict[str, float] = {}
+    for case in cases:
+        totals[case.rubric] = totals.get(case.rubric, 0.0) + case.points
+    return [round(weights[c.rubric] * c.points / totals[c.rubric], DIGITS)
+            if c.rubric in weights and totals[c.rubric] > 0 else 0.0 for c in cases]
+
+
+def points(value: float) -> str:
+    """Rubric points as a person reads them: 0.5, 1.67, 10."""
+    shown = f"{value:.{SHOWN}f}".rstrip("0").rstrip(".")
+    return "0" if shown in ("", "-0") else shown
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+@dataclass(frozen=True)
+class Part:
+    """A case's share of one item: what it is worth there, what it earned, and whether it is
+    there as a failure charged to that item (not the item it is filed under)."""
+    item: str
+    value: float
+    earned: float
+    charged: bool
+
+
+@dataclass(frozen=True)
+class Worth:
+    """What one case carries of the submission's total, item by item (no part: it counts nowhere)."""
+    case: str
+    rubric: str
+    parts: tuple[Part, ...]
+    total: float  # the submission's possible points
+    nothing: str = ""  # why it counts for no points
+
+    @property
+    def value(self) -> float:
+        return round(math.fsum(p.value for p in self.parts), DIGITS)
+
+    @property
+    def earned(self) -> float:
+        return round(math.fsum(p.earned for p in self.parts), DIGITS)
+
+    def text(self) -> str:
+        """"worth 0.5 of 10 points", and where, when not only in its own item."""
+        if not self.parts or self.value <= 0:
+            return f"counts for no points ({self.nothing})" if self.nothing else "counts for no points"
+        said = f"worth {points(self.value)} of {points(self.total)} points"
+        if len(self.parts) == 1:
+            part = self.parts[0]
+            if part.charged:
+                said += f", counted in `{part.item}` (a failure charged there)"
+        else:
+            said += ": " + " and ".join(
+                f"{points(p.value)} in `{p.item}`" + (" (a failure charged there)" if p.charged else " (passed there)"
+                                                      if p.earned else "") for p in self.parts)
+        if 0 < self.earned < self.value and len(self.parts) == 1:
+            said += f", {points(self.earned)} earned"
+        return said
+
+
+@dataclass(frozen=True)
+class Account:
+    """How an item's score was reached: its own cases counted and passed, the failures and starts
+    against the rules charged to it from other items' cases, and what each is worth."""
+    item: ItemScore
+    own: int  # its own cases counted in it
+    passed: int
+    charged_from: tuple[tuple[str, int], ...]  # (item, failures of that item's cases charged here)
+    starts: int  # starts against the rules charged here
+    values: tuple[float, ...]  # what each counted case is worth here
+    ungradable: int  # its own cases not gradable (counted, if at all, where they are charged)
+    elsewhere: int  # its own cases that failed at another item's turn and count only there
+
+    def text(self) -> str:
+        """"1 of 5 cases passed, each worth 0.5", "... and 1 failure charged here from `end`'s cases"."""
+        item = self.item
+        if not item.graded:
+            return f"graded by a person, {points(item.weight)} points"
+        if not item.counted:
+            if self.elsewhere and not self.own:
+                why = f"every case of it failed at another item's turn ({_plural(self.elsewhere, 'case')} charged there)"
+            elif not item.cases_gradable + item.cases_ungradable + self.elsewhere:
+                why = "no cases run"
+            else:
+                why = "no case could be graded"
+            return f"{why}; not counted"
+        said = []
+        if self.own:
+            said.append(f"{self.passed} of {_plural(self.own, 'case')} passed")
+        for source, count in self.charged_from:
+            said.append(f"{_plural(count, 'failure')} charged here from `{source}`'s cases")
+        if self.starts:
+            said.append(f"{_plural(self.starts, 'start')} against the rules charged here")
+        text = ", ".join(said[:-1]) + (" and " if len(said) > 1 else "") + said[-1]
+        shown = sorted({points(v) for v in self.values}, key=float)
+        if len(self.values) == 1:
+            text += f", worth {shown[0]}"
+        elif len(shown) == 1:
+            text += f", each worth {shown[0]}"
+        else:
+            text += f", worth {shown[0]} to {shown[-1]} each (by their points)"
+        notes = []
+        if self.elsewhere:
+            notes.append(f"{_plural(self.elsewhere, 'case')} of it counted in other items (charged there)")
+        if self.ungradable:
+            notes.append(f"{self.ungradable} not gradable")
+        return text + (f"; {', '.join(notes)}" if notes else "")
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """How a submission's numbers were reached: each case's worth (in the order of the cases)
+    and each item's account (in the order of the items)."""
+    cases: tuple[Worth, ...]
+    items: tuple[Account, ...]
+
+    def worth(self, case: CaseResult) -> Worth:
+        return next(w for w in self.cases if w.case == case.name and w.rubric == case.rubric)
+
+    def account(self, item: ItemScore) -> Account:
+        return next(a for a in self.items if a.item.id == item.id)
+
+
+def explain(result: SubmissionResult) -> Explanation:
+    """The explanation of a result as scored (or reloaded from result.json): the same split as
+    `score`, over the result's own items, so what is said adds up to the stored numbers."""
+    cases = result.cases
+    parts: dict[int, list[Part]] = {id(c): [] for c in cases}
+    accounts = []
+    counted = {item.id: item.counted for item in result.items}
+    for item in result.items:
+        split = _split(item.id, item.weight, item.graded, cases)
+        for case, share, won, charged in split.shares:
+            parts[id(case)].append(Part(item.id, share, won, charged))
+        sources: dict[str, int] = {}
+        for case in split.charged:
+            if case.status == FAILED:
+                sources[case.rubric] = sources.get(case.rubric, 0) + 1
+        accounts.append(Account(
+            item=item, own=len(split.gradable), passed=sum(1 for c in split.gradable if _passes_here(c)),
+            charged_from=tuple(sources.items()),
+            starts=sum(1 for c in split.charged if c.status == UNGRADABLE),
+            values=tuple(share for _, share, _, _ in split.shares),
+            ungradable=sum(1 for c in cases if c.rubric == item.id and c.status == UNGRADABLE),
+            elsewhere=sum(1 for c in cases if c.rubric == item.id and c.status == FAILED
+                          and c.charged_to not in (None, item.id) and not c.own_passed)))
+    worths = []
+    for case in cases:
+        if case.status == HARNESS_ERROR:
+            nothing = "the harness failed on it"
+        elif case.status == UNGRADABLE and not parts[id(case)]:
+            nothing = "not gradable, and charged to no item"
+        elif not counted.get(case.charged_to or case.rubric, False):
+            nothing = f"`{case.charged_to or case.rubric}` is not counted on this run"
+        else:
+            nothing = ""
+        worths.append(Worth(case.name, case.rubric, tuple(parts[id(case)]), result.possible, nothing))
+    return Explanation(tuple(worths), tuple(accounts))
