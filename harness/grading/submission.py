@@ -18,7 +18,7 @@ from harness.building import build as builder
 from harness.building import reference
 from harness.building.javac_server import WarmJavac
 from harness.grading import scoring, shown_paths
-from harness.judging import charging, compare, facts
+from harness.judging import alternatives, charging, compare, facts
 from harness.loading import config, functions
 from harness.loading.cases import Case
 from harness.loading.spec import Spec
@@ -138,13 +138,16 @@ def view_of(spec: Spec, item: str, case_compare=None) -> compare.View:
 
 
 def _judge(spec: Spec, case_milestone: str | None, view: compare.View, result: CaseResult, run: runner.RunResult,
-           read_events: list[dict], expected: Expected) -> CaseResult:
+           read_events: list[dict], expected: Expected, printed_events: list[dict] | None = None) -> CaseResult:
     """Compare the run with what it should have printed; a failure whose first difference is a
     turn another item owns (the spec's `owners:`) is charged to that item (judging/charging.py).
     `read_events` is the program's output read through the spec's rewrite; an item that judges
-    the program's own rendering (rewrite: false) is compared with the output as printed."""
+    the program's own rendering (rewrite: false) is compared with the output as printed
+    (`printed_events`: with the case's accepted alternatives read as the reference's lines)."""
+    printed = run.events if printed_events is None else printed_events
+
     def events_for(flags) -> list[dict]:
-        return read_events if flags.rewrite else run.events
+        return read_events if flags.rewrite else printed
 
     result.expected, result.expected_end = expected.events, expected.end
     result.typed = [e["in"] for e in expected.events if "in" in e]
@@ -200,9 +203,10 @@ def _attempt(spec: Spec, case: Case, build: builder.Build, meter: Meter | None =
         result.cause = Cause.BUDGET_SPENT if run.budget_spent else None
         result.notes, result.seconds = list(run.notes), run.seconds
         view = view_of(spec, case.rubric, case.compare)
+        printed, used = alternatives.apply(case.accept, run.events)
         try:  # the spec's readers run over the program's output: bounded like the comparison
             with compare.cpu_budget(compare.COMPARE_SECONDS):
-                events, changed, read_notes = _rewritten(spec, run.events)
+                events, changed, read_notes = _rewritten(spec, printed)
         except compare.OverBudget as over:
             result.status = FAILED
             result.reason = (f"reading the program's output as the game took more than {over.seconds:g} s of CPU: "
@@ -224,7 +228,27 @@ def _attempt(spec: Spec, case: Case, build: builder.Build, meter: Meter | None =
             return result, expected
         # the start is always read through the rewrite; an item that judges the program's own
         # rendering (rewrite: false) is compared with the output as printed
-        return _judge(spec, case.milestone, view, result, run, events, expected), None
+        result = _judge(spec, case.milestone, view, result, run, events, expected, printed)
+        if used and result.status == PASSED:
+            _note_accepted(spec, case, view, run, expected, used, result)
+        return result, None
+
+
+def _note_accepted(spec: Spec, case: Case, view: compare.View, run: runner.RunResult, expected: Expected,
+                   used: list, result: CaseResult) -> None:
+    """A case that passed through an accepted alternative says so, and records the ones it
+    passed only through (the audit reports what an acceptance lets in)."""
+    said = "; ".join(entry.describe() for entry in used)
+    result.notes.append(f"the case's accepted alternative{'s' if len(used) > 1 else ''} applied: {said}")
+    try:
+        with compare.cpu_budget(compare.COMPARE_SECONDS):
+            plain, _, _ = _rewritten(spec, run.events)
+        events = plain if view.flags.rewrite else run.events
+        passed_without = compare.compare_within(expected.events, expected.end, events, run.end, view).passed
+    except compare.OverBudget:
+        passed_without = False  # not shown to pass without: counted as let in by the acceptance
+    if not passed_without:
+        result.accepted = [entry.describe() for entry in used]
 
 
 def _out_of_time(case: Case, budget: Budget) -> CaseResult:

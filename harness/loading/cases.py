@@ -2,7 +2,7 @@
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.loading import paths
+from harness.loading import acceptances, paths
 from harness.loading import schema
 from harness.loading import yamlfile
 from harness.errors import InputError
@@ -30,6 +30,7 @@ class Case:
     expect: dict | None
     data: dict = field(repr=False)
     document: yamlfile.Document | None = field(repr=False)
+    accept: tuple[acceptances.Acceptance, ...] = ()  # the students' versions accepted as also correct
 
     def __getstate__(self):
         """A case travels to a worker whole (its expected transcript included), without its YAML node tree."""
@@ -82,12 +83,15 @@ def load_case(path: Path, spec: Spec) -> Case:
     if isinstance(data["inputs"], dict) and not spec.random_start_for(target):
         raise InputError(f"inputs given as a strategy, but target {target} has no random start: list the lines instead",
                          path, doc.line_of(["inputs"]))
+    accepted = acceptances.parse(data.get("accept"))
+    expect = data.get("expect")
+    acceptances.check(accepted, expect["transcript"] if expect else None, path, doc.line_of)
     return Case(
         name=path.stem, path=path, description=data["description"], milestone=milestone, target=target,
         rubric=rubric, points=data.get("points", 1), visibility=data.get("visibility", "public"),
         args=[str(a) for a in data.get("args", [])], seed=data.get("seed"), repeat=data.get("repeat", 1),
         inputs=data["inputs"], compare=data.get("compare"), limits=data.get("limits", {}),
-        expect=data.get("expect"), data=data, document=doc,
+        expect=expect, data=data, document=doc, accept=accepted,
     )
 
 
