@@ -228,6 +228,7 @@ class MutantResult:
     seconds: float = 0.0
     search: "Search | None" = None  # for a survivor (or a mutant no case reaches): what the search found
     reason: str = ""  # why it is not viable: the compiler's first error
+    let_through: list[str] = field(default_factory=list)  # "case: acceptance" it passed only through
 
 
 @dataclass
@@ -453,6 +454,8 @@ class Auditor:
                 result.ran.append(case.name)
                 if _killer(case.status):
                     result.killed_by.append(case.name)
+                elif case.accepted:  # caught but for the case's accepted alternatives
+                    result.let_through += [f"{case.name}, {entry}" for entry in case.accepted]
                 elif case.status == HARNESS_ERROR:
                     result.errors.append(case.name)
 
@@ -1039,6 +1042,13 @@ def text(report: Audit) -> str:
             lines += ["    " + line for line in first_difference(search.expected, search.actual)]
             if search.expected_end != search.actual_end:
                 lines.append(f"    ends: reference {search.expected_end}, mutant {search.actual_end}")
+    let_in = [r for r in survivors if r.let_through]
+    if let_in:
+        lines += ["", f"Let through by accepted alternatives ({len(let_in)}; each was caught before its case "
+                      "accepted the students' version: check the acceptance is what the handout allows):"]
+        for result in let_in:
+            lines += head(result)
+            lines += [f"    passed only through {entry}" for entry in result.let_through]
     if liberty:
         lines += ["", f"Survivors whose output differs where no item looks ({len(liberty)}; liberties the spec "
                       "leaves, or an item to add):"]
