@@ -34,7 +34,7 @@ NAME_CHARS = 80
 SEARCH_DEPTH = 8  # how deep a child is searched for the spec's files when telling a class from a project
 SEARCH_ENTRIES = 2000
 
-_CANVAS = re.compile(r"^(?P<student>[A-Za-z0-9-]+)(?:_LATE)?_(?P<id>\d+)_(?P<attachment>\d+)_(?P<file>.+)$")
+_CANVAS = re.compile(r"^(?P<student>[A-Za-z0-9-]+)(?P<late>_LATE)?_(?P<id>\d+)_(?P<attachment>\d+)_(?P<file>.+)$")
 _MOODLE = re.compile(r"^(?P<student>.+?)_(?P<id>\d+)_assignsubmission_(?P<plugin>[a-z]+)_(?P<file>.*)$")
 _MOODLE_FOLDER = re.compile(r"^(?P<student>.+?)_(?P<id>\d+)_assignsubmission_(?P<plugin>[a-z]+)_?$")
 _BLACKBOARD = re.compile(r"^(?P<assignment>.+)_(?P<student>[^_]+)_attempt_(?P<stamp>\d{4}(?:-\d{2}){5})(?:_(?P<file>.+)|\.txt)?$")
@@ -62,6 +62,9 @@ class Entry:
     name: str = ""  # unique among the entries of one grading: the report folder's name
     original: str = ""  # the folder or file name as found (an LMS export's: the student's part of it)
     lms_id: str = ""  # the LMS's id of the student where the export names one (Canvas user, Moodle participant)
+    attempt: str = ""  # Blackboard: the graded attempt's time stamp (YYYY-MM-DD-HH-MM-SS)
+    canvas_late: bool = False  # Canvas named a file of it _LATE
+    late: object = None  # its lateness.Lateness, when a deadline is set
 
 
 @dataclass
@@ -207,6 +210,7 @@ def children(folder: Path, exclude: set[str] = frozenset()) -> Found:
             group.notes.append(f"{layout} export: the folder {child.name} is {student}'s submission")
         else:
             group.members.append(Member(path, match["file"], match["stamp"] if layout == BLACKBOARD else ""))
+            group.canvas_late = group.canvas_late or (layout == CANVAS and bool(match["late"]))
     for group in groups.values():
         _settle(group, folder)
         entries.append(group)
@@ -227,6 +231,7 @@ def _settle(group: Entry, folder: Path) -> None:
         latest = max(m.attempt for m in group.members)
         dropped = [m for m in group.members if m.attempt != latest]
         group.members = [m for m in group.members if m.attempt == latest]
+        group.attempt = latest
         if dropped:
             group.notes.append(f"Blackboard export: attempt {latest} graded; {len(dropped)} file"
                                f"{'s' if len(dropped) != 1 else ''} of earlier attempts left out")

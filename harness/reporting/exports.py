@@ -163,11 +163,13 @@ def columns(results: list[SubmissionResult], rubric=None) -> list[Column]:
 
 
 def gradebook(results: list[SubmissionResult], path: Path, not_graded: list[str] = (),
-              sources: dict[str, Source] | None = None, rubric=None) -> None:
+              sources: dict[str, Source] | None = None, rubric=None, late: dict | None = None) -> None:
     """One row per submission: its name in the class folder (and the LMS id) to join it to a
     roster, its status, the percentage of the points the harness grades, the rubric's total,
     then every graded rubric item and an empty column per item a person grades.
-    `not_graded` names submissions a stopped run did not reach: rows with that status and no numbers."""
+    `not_graded` names submissions a stopped run did not reach: rows with that status and no numbers.
+    `late` (when a deadline is set: each submission's `classes.lateness.Lateness` by name) adds the
+    late-work columns after `notes`; without it the columns are as they always were."""
     cols = columns(results, rubric)
     graded = [c for c in cols if c.graded]
     hand = [c for c in cols if not c.graded]
@@ -179,7 +181,7 @@ def gradebook(results: list[SubmissionResult], path: Path, not_graded: list[str]
         return [writable(name), writable(source.original), writable(source.lms_id)]
 
     with atomic.replacing(path, newline="") as f:  # a reader never sees half a gradebook
-        writer = csv.writer(f)
+        writer = LateColumns(csv.writer(f), late, results)
         writer.writerow([*GRADEBOOK_COLUMNS, *[c.header for c in cols]])
         for result in results:
             earned = {item.id: item for item in result.items}
@@ -194,6 +196,53 @@ def gradebook(results: list[SubmissionResult], path: Path, not_graded: list[str]
                                else "" for c in graded], *[""] * len(hand)])
         for name in not_graded:
             writer.writerow([*head(name), Verdict.NOT_GRADED, *[""] * (len(GRADEBOOK_COLUMNS) - 4 + len(cols))])
+
+
+# The late-work columns (docs/late-work.md): when it was handed in and where that was read, the
+# deadline that applied (an extension included), how late, the days counted, the penalty (percent
+# of the earned score) and the score after it.
+LATE_COLUMNS = ["submitted", "submitted_from", "deadline", "extension", "lateness", "late_hours", "late_days",
+                "penalty_percent", "final_percent", "final_earned"]
+
+
+class LateColumns:
+    """The gradebook's CSV writer with the late-work cells put after `notes` in the header and
+    each row; with no deadline (`late` None) the rows pass as they are."""
+
+    def __init__(self, writer, late: dict | None, results: list[SubmissionResult]):
+        self.writer, self.header = writer, True
+        self.late = None if late is None else {writable(name): item for name, item in late.items()}
+        self.results = {writable(result.name): result for result in results}
+
+    def writerow(self, row) -> None:
+        if self.late is not None:
+            at = len(GRADEBOOK_COLUMNS)
+            if self.header:
+                cells = LATE_COLUMNS
+            else:
+                result = self.results.get(row[0]) if row[3] != Verdict.NOT_GRADED else None
+                cells = late_cells(self.late.get(row[0]), result if result is not None and result.published else None)
+            row = [*row[:at], *cells, *row[at:]]
+        self.header = False
+        self.writer.writerow(row)
+
+    def writerows(self, rows) -> None:
+        for row in rows:
+            self.writerow(row)
+
+
+def late_cells(late, result: SubmissionResult | None) -> list[str]:
+    """A row's late-work cells; the final score only where a raw one is published (`result`)."""
+    if late is None:
+        return [""] * len(LATE_COLUMNS)
+    when = late.submitted.time.isoformat(timespec="seconds") if late.submitted.time else ""
+    known = late.late_seconds is not None
+    cells = [when, late.submitted.source, late.deadline.isoformat(timespec="seconds"), writable(late.extension),
+             late.standing, f"{late.late_seconds / 3600:.2f}" if known else "", str(late.days) if known else "",
+             f"{late.penalty:g}"]
+    if result is None:
+        return [*cells, "", ""]
+    return [*cells, f"{late.final(result.percent):.2f}", f"{late.final(result.earned):.2f}"]
 
 
 def gradebook_names(path: Path) -> set[str]:
