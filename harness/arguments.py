@@ -81,6 +81,13 @@ def points(text: str) -> float:
     return value
 
 
+def turn(text: str) -> int:
+    """A turn of a transcript: 0 (before anything is typed) or later."""
+    if not text.isdigit() or len(text) > 6:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a turn; give 0 (before anything is typed) or a later turn's number")
+    return int(text)
+
+
 def seed(text: str) -> int:
     try:
         value = int(text)

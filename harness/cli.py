@@ -165,6 +165,15 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("regen", help="rewrite expected transcripts from the reference", epilog=EPILOG)
     p.add_argument("targets", nargs="*", help="games and/or case files (default: every game)")
     p.add_argument("--check", action="store_true", help="change nothing; exit 1 if any case is stale (for CI)")
+
+    p = sub.add_parser("accept", help="accept the students' version of a line of a case as also correct "
+                                      "(recorded in the case file as accept:)", epilog=EPILOG)
+    p.add_argument("game")
+    p.add_argument("case", help="the case's name (its file name without .yaml)")
+    p.add_argument("--also", required=True, help="the students' line, exactly as they print it")
+    p.add_argument("--line", help="the reference's line it stands for (left out: --also is accepted as an extra line)")
+    p.add_argument("--turn", type=arguments.turn, help="only in this turn (0: before anything is typed; default: any turn)")
+    p.add_argument("--why", default="", help="why it is accepted, for whoever reviews the case")
     return parser
 
 
@@ -433,7 +442,7 @@ def cmd_run(args) -> int:
 
 
 def cmd_regen(args) -> int:
-    from harness.suite import regen
+    from harness.suite import accepting, regen
     selected = []
     for item in args.targets or specs.games():
         if item.endswith((".yaml", ".yml")):
@@ -448,7 +457,7 @@ def cmd_regen(args) -> int:
             selected += [(spec, case) for case in caseload.load_all(spec, milestone)]
     for spec in {id(spec): spec for spec, _ in selected}.values():
         _check_reference(spec, [case for chosen, case in selected if chosen is spec and case.expect])
-    stale = 0
+    stale = unaccepted = 0
     for (spec, case), outcome in zip(selected, regen.regenerate_all(selected, grading.workers())):
         if not outcome.changed:
             continue
@@ -456,8 +465,36 @@ def cmd_regen(args) -> int:
         print(f"{'stale' if args.check else 'updated'}: {case.path}: {outcome.summary}")
         if not args.check:
             regen.write(outcome)
+        for problem in accepting.stale(case, outcome.expect):
+            unaccepted += 1
+            print(f"harness: {case.path}:{case.document.line_of(['accept']) if case.document else 1}: {problem}",
+                  file=sys.stderr)
     print(f"{len(selected)} cases, {stale} {'stale' if args.check else 'updated'}")
-    return 1 if args.check and stale else 0
+    if unaccepted:
+        print(f"{unaccepted} accepted alternative{'s name' if unaccepted > 1 else ' names'} a line the reference "
+              "no longer prints: grading refuses the case until it is fixed (see above)", file=sys.stderr)
+    return 1 if (args.check and stale) or unaccepted else 0
+
+
+def cmd_accept(args) -> int:
+    import difflib
+
+    from harness.loading.acceptances import Acceptance
+    from harness.suite import accepting
+    spec, _ = _game(args.game)
+    names = {path.stem: path for path in caseload.case_files(spec)}
+    if args.case not in names:
+        close = difflib.get_close_matches(args.case, list(names), n=1)
+        raise InputError(f"{spec.game} has no case {args.case!r}"
+                         + (f"; did you mean {close[0]!r}?" if close else "; its cases are the files of cases/"
+                            f"{spec.game}/, named without .yaml"))
+    case = caseload.load_case(names[args.case], spec)
+    where, added = accepting.accept(spec, case, Acceptance(args.line, args.also, args.turn, args.why))
+    said = Acceptance(args.line, args.also, args.turn, args.why).describe()
+    print(f"{'accepted' if added else 'already accepted'} in {where}: {said}\n"
+          f"grade the class again to apply it (only the submissions that failed {case.name} are run again); "
+          f"`harness audit {spec.game}` shows what it lets through")
+    return 0
 
 
 def _audit_count(text: str) -> int:
@@ -546,7 +583,8 @@ def cmd_gradescope(args) -> int:
 
 
 COMMANDS = {"new": cmd_new, "play": cmd_play, "record": cmd_record, "run": cmd_run, "grade": cmd_grade, "check": cmd_check,
-            "regen": cmd_regen, "gradescope": cmd_gradescope, "audit": cmd_audit, "samples": cmd_samples, "serve": cmd_serve}
+            "regen": cmd_regen, "gradescope": cmd_gradescope, "audit": cmd_audit, "samples": cmd_samples, "serve": cmd_serve,
+            "accept": cmd_accept}
 
 
 if __name__ == "__main__":
