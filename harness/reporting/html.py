@@ -11,6 +11,8 @@ import re
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup, escape
 
+from harness.grading import scoring
+from harness.reporting.terminal import HIDDEN
 from harness.results import MARKS, SubmissionResult
 from harness.safe_text import cap, visible
 
@@ -67,9 +69,16 @@ def _environment() -> Environment:
     env.filters["ws"] = whitespace
     env.filters["safe_text"] = safe_text
     env.filters["lines"] = lambda text: (text or "").count("\n")
+    env.filters["points"] = scoring.points
     return env
 
 
-def render(result: SubmissionResult, notes: list[str] = ()) -> str:
-    return _environment().get_template("report.html.j2").render(r=result, fold=FOLD_LINES, marks=MARKS,
-                                                                notes=list(notes))
+def render(result: SubmissionResult, notes: list[str] = (), student=None, student_copy: str | None = None) -> str:
+    """The report page. `student` (a reporting.student.Hidden) makes it a student's copy: a
+    result of public cases only, with the count and points of the hidden ones on top;
+    `student_copy` is the file name of that copy, beside this report, for the instructor's."""
+    explained = scoring.explain(result)
+    return _environment().get_template("report.html.j2").render(
+        r=result, fold=FOLD_LINES, marks=MARKS, notes=list(notes), student=student, student_copy=student_copy,
+        hidden=sum(1 for case in result.cases if case.visibility == "hidden"), hidden_mark=HIDDEN,
+        worth=lambda case: explained.worth(case).text(), account=lambda item: explained.account(item).text())

@@ -5,6 +5,7 @@ submission can clear the grader's screen or fake a score line.
 """
 import sys
 
+from harness.grading import scoring
 from harness.results import MARKS, Status, SubmissionResult, Verdict
 from harness.safe_text import cap, one_line, visible
 
@@ -13,6 +14,7 @@ COLOURS = {Status.PASSED: "32", Status.FAILED: "31", Status.UNGRADABLE: "33", St
            Verdict.GRADED: "32", Verdict.BUILD_FAILED: "31", Verdict.MISSING_FILES: "31", Verdict.NOT_GRADED: "33",
            "failing": "33", "bold": "1", "dim": "2"}
 REASON_CHARS = 600
+HIDDEN = "hidden: not shown to students"  # the mark of a case a student's copy leaves out
 
 
 def paint(text: str, colour: str, on: bool) -> str:
@@ -51,33 +53,24 @@ def render(result: SubmissionResult, stream=None, colour: bool | None = None) ->
     if unbuilt:
         say(f"  {paint(MARKS[unbuilt[0].status], unbuilt[0].status, on)} {len(unbuilt)} case"
             f"{'s' if len(unbuilt) != 1 else ''} not run: the build failed (above)")
+    explained = scoring.explain(result)
     for case in result.cases:
         if case.unbuilt:
             continue
         mark = paint(MARKS[case.status], case.status, on)
-        say(f"  {mark} {case.name} [{case.rubric}] {case.seconds:.2f}s")
+        hidden = paint(f" ({HIDDEN})", "bold", on) if case.visibility == "hidden" else ""
+        say(f"  {mark} {case.name} [{case.rubric}]{hidden} {case.seconds:.2f}s, {explained.worth(case).text()}")
         if not case.passed:
             say(f"       {_safe(case.reason)}")
             if case.hint:
                 say(paint(f"       hint: {case.hint}", "dim", on))
     say()
     for item in result.items:
-        if not item.graded:
-            say(f"  {'—':>7}  {item.title} (graded by a person, {item.weight:g} points)")
+        how = explained.account(item).text()
+        if not item.graded or not item.counted:
+            say(f"  {'—':>7}  {item.title} [{item.id}] ({how})")
             continue
-        if not item.counted:
-            why = "no cases run" if not item.cases_gradable + item.cases_ungradable else "no case could be graded"
-            say(f"  {'—':>7}  {item.title} ({why}; not counted)")
-            continue
-        cases = f"{item.cases_passed}/{item.cases_gradable} cases"
-        if item.cases_ungradable:
-            cases += f", {item.cases_ungradable} not gradable"
-        if item.charges:
-            cases += f", {item.charges} start{'s' if item.charges > 1 else ''} against the rules"
-        if item.charged_failures:
-            cases += (f", {item.charged_failures} failure{'s' if item.charged_failures > 1 else ''} in other items' "
-                      "cases charged here")
-        say(f"  {item.earned:>5.1f}/{item.weight:<4g} {item.title} ({cases})")
+        say(f"  {scoring.points(item.earned):>6}/{item.weight:<4g} {item.title} [{item.id}]: {how}")
     colour_name = "passed" if result.all_passed else "failed"
     if not result.published:
         say(paint(f"  {result.passed}/{result.total} cases passed — no score: the harness failed on a case, "
