@@ -3,7 +3,8 @@ import re
 import shlex
 import string
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime
 from pathlib import Path
 
 from harness.loading import owners as turn_owners
@@ -60,6 +61,16 @@ class RubricItem:
 
 
 @dataclass(frozen=True)
+class LateRule:
+    """The spec's `late:` (or a milestone's, over it): the deadline and what lateness costs.
+    A key left out is None: the command line or the default fills it (docs/late-work.md)."""
+    deadline: datetime | None = None
+    penalty_per_day: float | None = None  # percent of the earned score per day or part of a day
+    cap: float | None = None  # the most percent taken off
+    grace: float | None = None  # minutes late that count as on time
+
+
+@dataclass(frozen=True)
 class BuiltReference:
     """A reference recipe built once: the command that runs it ("{args}" marks the arguments),
     and the folder of sources it was built from (a copy of the spec elsewhere builds its own)."""
@@ -89,6 +100,7 @@ class Spec:
     submission_seconds: float = SUBMISSION_SECONDS  # the time budget of one submission's runs, all together
     built: BuiltReference | None = None  # the recipe's build (harness.building.reference.prepared)
     owners: tuple = ()  # turn_owners.OwnerRule, in the spec's order: which item a turn of any case belongs to
+    late: dict = field(default_factory=dict)  # LateRule by milestone (None: the spec's own `late:`)
 
     def __getstate__(self):
         """Workers get the spec without its YAML node tree (line numbers matter only at load)."""
@@ -132,6 +144,14 @@ class Spec:
         """A case's comparison policy: the spec's defaults, then its item's, then its own."""
         item = next((i for i in self.rubric if i.id == rubric), None)
         return policies.policy("default", self.compare, item.compare if item else None, case_compare)
+
+    def late_rule(self, milestone: str | None) -> LateRule:
+        """The late-work rule of a milestone: its own `late:` keys over the spec's."""
+        rule = self.late.get(None, LateRule())
+        own = self.late.get(milestone) if milestone else None
+        if own is None:
+            return rule
+        return replace(rule, **{key: value for key, value in own.__dict__.items() if value is not None})
 
     def seed_args(self, seed: int | None) -> list[str]:
         return [self.seed_option, str(seed)] if seed is not None and self.seed_option else []
@@ -202,9 +222,43 @@ def load(game: str, root: Path | None = None) -> Spec:
                 Limits(**limits), random_starts.parse(data.get("random_start"), (data.get("state") or {}).get("read")),
                 doc,
                 data.get("seed_option"), data.get("rewrite"), messages, data.get("state"), budget,
-                owners=turn_owners.parse(doc, [item.id for item in rubric]))
+                owners=turn_owners.parse(doc, [item.id for item in rubric]),
+                late=_late_rules(doc))
     _check_references(spec)
     return spec
+
+
+def _late_rules(doc: yamlfile.Document) -> dict:
+    """The spec's `late:` and each milestone's, read: a deadline must carry its time zone."""
+    rules = {}
+    data = doc.data
+    places = [(None, ["late"], data.get("late"))]
+    places += [(mid, ["milestones", mid, "late"], m.get("late")) for mid, m in (data.get("milestones") or {}).items()]
+    for milestone, keys, late in places:
+        if late is None:
+            continue
+        deadline = late.get("deadline")
+        if deadline is not None:
+            deadline = _deadline(doc, [*keys, "deadline"], deadline)
+        rules[milestone] = LateRule(deadline, late.get("penalty_per_day"), late.get("cap"), late.get("grace"))
+    return rules
+
+
+def _deadline(doc: yamlfile.Document, keys: list, value) -> datetime:
+    example = "2026-03-02T23:59:00-05:00"
+    where = ".".join(keys)
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value.strip())
+        except ValueError:
+            raise InputError(f"{where}: {value!r} is not an ISO 8601 time; write e.g. {example}",
+                             doc.path, doc.line_of(keys)) from None
+    if not isinstance(value, datetime):
+        what = "a date without a time" if isinstance(value, date) else f"{value!r}"
+        raise InputError(f"{where} is {what}; write the time and its zone, e.g. {example}", doc.path, doc.line_of(keys))
+    if value.tzinfo is None or value.utcoffset() is None:
+        raise InputError(f"{where} has no time zone; add it, e.g. {example} (or Z for UTC)", doc.path, doc.line_of(keys))
+    return value
 
 
 def _reference(data: str | dict) -> str | Language:
