@@ -20,7 +20,7 @@ import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.classes import classroom, executor
+from harness.classes import classroom, executor, lateness
 from harness.classes import progress
 from harness.classes import resume
 from harness.running import sandbox
@@ -39,6 +39,7 @@ class Options:
     colour: str  # auto | always | never
     force: bool  # regrade even what is unchanged
     pool: "executor.Executor | None" = None  # where submissions are graded: None for this machine (`executor.Local`)
+    late: "lateness.Settings | None" = None  # the deadline and late policy, when one is set
 
 
 @dataclass
@@ -76,6 +77,7 @@ def grade_class(spec, milestone, cases, paths: list[Path], options: Options) -> 
     if not found.entries:
         raise InputError(f"{', '.join(map(str, paths))}: no submissions in it (folders, archives or source files)")
     _refuse_overlap(options.output, paths, found.entries)
+    found.notes += lateness.attach(options.late, found.entries)  # before staging: times are the export's
     look = progress.style(options.detail, options.colour)
     started = time.monotonic()
     with classroom.Staging() as staging:
@@ -206,7 +208,8 @@ def _class_files(spec, milestone, entries: list[classroom.Entry], done: list[Don
     gradebook = out / "gradebook.csv"
     kept = _keep_previous(gradebook, {d.entry.name for d in done} | {e.name for e in left})
     sources = {e.name: exports.Source(e.original, e.lms_id) for e in entries}
-    exports.gradebook([d.result for d in done], gradebook, [e.name for e in left], sources, spec.items(milestone))
+    exports.gradebook([d.result for d in done], gradebook, [e.name for e in left], sources, spec.items(milestone),
+                      late=_lateness(entries))
     page = summary.write(spec, milestone, [summary.Report(d.result, d.report.relative_to(out).as_posix(), d.reused,
                                                           d.entry.original) for d in done],
                          [e.name for e in left], out / "index.html")
@@ -223,6 +226,11 @@ def _class_files(spec, milestone, entries: list[classroom.Entry], done: list[Don
     if kept:
         print(f"the previous gradebook listed submissions this run does not: kept as {kept}")
     print(f"gradebook: {gradebook}\nclass page: {page}")
+
+
+def _lateness(entries: list[classroom.Entry]) -> dict | None:
+    """Each submission's lateness by name, when a deadline is set (None: the gradebook as ever)."""
+    return {e.name: e.late for e in entries} if any(e.late is not None for e in entries) else None
 
 
 def _keep_previous(gradebook: Path, names: set[str]) -> Path | None:
