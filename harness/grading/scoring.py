@@ -110,12 +110,16 @@ def _plural(count: int, word: str) -> str:
 
 @dataclass(frozen=True)
 class Part:
-    """A case's share of one item: what it is worth there, what it earned, and whether it is
-    there as a failure charged to that item (not the item it is filed under)."""
+    """A case's share of one item: what it is worth there, what it earned, and, when it counts
+    there as a charge (not in the item it is filed under), what was charged."""
     item: str
     value: float
     earned: float
-    charged: bool
+    charged: str = ""  # "a failure" (at a turn of the item's) or "a start against the rules"
+
+    @property
+    def where(self) -> str:
+        return f"`{self.item}` ({self.charged} charged there)" if self.charged else f"`{self.item}`"
 
 
 @dataclass(frozen=True)
@@ -141,13 +145,11 @@ class Worth:
             return f"counts for no points ({self.nothing})" if self.nothing else "counts for no points"
         said = f"worth {points(self.value)} of {points(self.total)} points"
         if len(self.parts) == 1:
-            part = self.parts[0]
-            if part.charged:
-                said += f", counted in `{part.item}` (a failure charged there)"
+            if self.parts[0].charged:
+                said += f", counted in {self.parts[0].where}"
         else:
-            said += ": " + " and ".join(
-                f"{points(p.value)} in `{p.item}`" + (" (a failure charged there)" if p.charged else " (passed there)"
-                                                      if p.earned else "") for p in self.parts)
+            said += ": " + " and ".join(f"{points(p.value)} in {p.where}" + (", earned" if p.earned else "")
+                                        for p in self.parts)
         if 0 < self.earned < self.value and len(self.parts) == 1:
             said += f", {points(self.earned)} earned"
         return said
@@ -164,7 +166,7 @@ class Account:
     starts: int  # starts against the rules charged here
     values: tuple[float, ...]  # what each counted case is worth here
     ungradable: int  # its own cases not gradable (counted, if at all, where they are charged)
-    elsewhere: int  # its own cases that failed at another item's turn and count only there
+    elsewhere: tuple[tuple[str, int], ...]  # (item, its own cases that failed at that item's turn and count only there)
 
     def text(self) -> str:
         """"1 of 5 cases passed, each worth 0.5", "... and 1 failure charged here from `end`'s cases"."""
@@ -173,8 +175,8 @@ class Account:
             return f"graded by a person, {points(item.weight)} points"
         if not item.counted:
             if self.elsewhere and not self.own:
-                why = f"every case of it failed at another item's turn ({_plural(self.elsewhere, 'case')} charged there)"
-            elif not item.cases_gradable + item.cases_ungradable + self.elsewhere:
+                why = f"every case of it failed at another item's turn ({self._elsewhere()})"
+            elif not item.cases_gradable + item.cases_ungradable:
                 why = "no cases run"
             else:
                 why = "no case could be graded"
@@ -196,10 +198,14 @@ class Account:
             text += f", worth {shown[0]} to {shown[-1]} each (by their points)"
         notes = []
         if self.elsewhere:
-            notes.append(f"{_plural(self.elsewhere, 'case')} of it counted in other items (charged there)")
+            notes.append(self._elsewhere())
         if self.ungradable:
             notes.append(f"{self.ungradable} not gradable")
         return text + (f"; {', '.join(notes)}" if notes else "")
+
+    def _elsewhere(self) -> str:
+        return ", ".join(f"{_plural(count, 'case')} counted in `{owner}` instead (a failure charged there)"
+                         for owner, count in self.elsewhere)
 
 
 @dataclass(frozen=True)
@@ -216,6 +222,13 @@ class Explanation:
         return next(a for a in self.items if a.item.id == item.id)
 
 
+def _counted_by(names) -> tuple[tuple[str, int], ...]:
+    counts: dict[str, int] = {}
+    for name in names:
+        counts[name] = counts.get(name, 0) + 1
+    return tuple(counts.items())
+
+
 def explain(result: SubmissionResult) -> Explanation:
     """The explanation of a result as scored (or reloaded from result.json): the same split as
     `score`, over the result's own items, so what is said adds up to the stored numbers."""
@@ -226,19 +239,16 @@ def explain(result: SubmissionResult) -> Explanation:
     for item in result.items:
         split = _split(item.id, item.weight, item.graded, cases)
         for case, share, won, charged in split.shares:
-            parts[id(case)].append(Part(item.id, share, won, charged))
-        sources: dict[str, int] = {}
-        for case in split.charged:
-            if case.status == FAILED:
-                sources[case.rubric] = sources.get(case.rubric, 0) + 1
+            kind = "" if not charged else "a start against the rules" if case.status == UNGRADABLE else "a failure"
+            parts[id(case)].append(Part(item.id, share, won, kind))
         accounts.append(Account(
             item=item, own=len(split.gradable), passed=sum(1 for c in split.gradable if _passes_here(c)),
-            charged_from=tuple(sources.items()),
+            charged_from=_counted_by(c.rubric for c in split.charged if c.status == FAILED),
             starts=sum(1 for c in split.charged if c.status == UNGRADABLE),
             values=tuple(share for _, share, _, _ in split.shares),
             ungradable=sum(1 for c in cases if c.rubric == item.id and c.status == UNGRADABLE),
-            elsewhere=sum(1 for c in cases if c.rubric == item.id and c.status == FAILED
-                          and c.charged_to not in (None, item.id) and not c.own_passed)))
+            elsewhere=_counted_by(c.charged_to for c in cases if c.rubric == item.id and c.status == FAILED
+                                  and c.charged_to not in (None, item.id) and not c.own_passed)))
     worths = []
     for case in cases:
         if case.status == HARNESS_ERROR:

@@ -1,0 +1,68 @@
+"""What a student may see of a result: its public cases, each item scored on them alone (as a
+self-check scores them), and how many hidden cases the grade counts and what they are worth,
+never which they are. The self-check service's student view and the student's copy of a report
+(`report-student.html`, beside the instructor's `report.html`) are both made from `public`."""
+import dataclasses
+import math
+from dataclasses import dataclass
+
+from harness.grading import scoring
+from harness.loading.spec import RubricItem
+from harness.reporting import html
+from harness.results import SubmissionResult
+
+STUDENT_COPY = "report-student.html"
+
+# The build cache's note: it says another student uploaded the same sources first, so a student
+# is never shown it (what one sees must not depend on what others uploaded).
+SHARED_NOTES = ("compiled output reused from an identical earlier build",)
+
+
+def hidden_count(result: SubmissionResult) -> int:
+    return sum(1 for case in result.cases if case.visibility == "hidden")
+
+
+def _own_notes(build):
+    return dataclasses.replace(build, intake=[line for line in build.intake if not line.startswith(SHARED_NOTES)])
+
+
+def _rubric(result: SubmissionResult, spec) -> list[RubricItem]:
+    """The rubric the public cases are scored on: the spec's for the result's milestone, else
+    the items the result itself was scored on (a report written without its spec at hand)."""
+    if spec is not None:
+        return spec.items(result.milestone)
+    return [RubricItem(item.id, item.title, item.weight, result.milestone, item.graded) for item in result.items]
+
+
+def public(result: SubmissionResult, spec=None) -> SubmissionResult:
+    """The result with every hidden case removed and the public ones scored alone (nothing the
+    hidden cases did shows in an item's score), and no note that tells of other students' uploads."""
+    cases = [dataclasses.replace(case) for case in result.cases if case.visibility != "hidden"]
+    shown = dataclasses.replace(result, builds={target: _own_notes(build) for target, build in result.builds.items()})
+    if not shown.published or not shown.items:
+        return dataclasses.replace(shown, cases=cases, items=[], earned=0.0, possible=0.0)
+    items, earned, possible = scoring.score(spec, _rubric(result, spec), cases)
+    return dataclasses.replace(shown, cases=cases, items=items, earned=earned, possible=possible)
+
+
+@dataclass(frozen=True)
+class Hidden:
+    """What a student's copy says of the hidden cases: how many, and the points of the grade they
+    carry as the rubric weighs them (`scoring.nominal`: nothing their runs did changes it), as
+    shown to a person."""
+    count: int
+    points: str
+    total: str
+
+
+def hidden(result: SubmissionResult) -> Hidden:
+    worth = scoring.nominal(result.items, result.cases)
+    total = math.fsum(item.weight for item in result.items if item.graded)
+    carried = math.fsum(value for case, value in zip(result.cases, worth) if case.visibility == "hidden")
+    return Hidden(hidden_count(result), scoring.points(carried), scoring.points(total))
+
+
+def page(result: SubmissionResult, notes: list[str] = ()) -> str:
+    """The student's copy of a report: the public cases in full, scored alone, and the hidden
+    cases' count and points on top; nothing else of a hidden case is in it."""
+    return html.render(public(result), notes, student=hidden(result))
