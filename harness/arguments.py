@@ -96,3 +96,37 @@ def seed(text: str) -> int:
     if value is None or not JAVA_LONG[0] <= value <= JAVA_LONG[1]:
         raise argparse.ArgumentTypeError(f"{text!r} is not a seed; give a whole number that fits in a Java long")
     return value
+
+
+def deadline(text: str):
+    """An ISO 8601 time with its time zone (a deadline)."""
+    from datetime import datetime
+    try:
+        when = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an ISO 8601 time; write e.g. 2026-03-02T23:59:00-05:00") from None
+    if when.tzinfo is None or when.utcoffset() is None:
+        raise argparse.ArgumentTypeError(f"{text!r} has no time zone; add it, e.g. 2026-03-02T23:59:00-05:00 (or Z for UTC)")
+    return when
+
+
+def percent(text: str) -> float:
+    """A percentage from 0 to 100."""
+    try:
+        value = float(text.strip().removesuffix("%"))
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and 0 <= value <= 100):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a percentage; give a number from 0 to 100")
+    return value
+
+
+def minutes(text: str) -> float:
+    """A grace period in minutes: 0 to a week."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and 0 <= value <= 7 * 24 * 60):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of minutes; give a number from 0 to 10080 (a week)")
+    return value

@@ -93,6 +93,17 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--no-sandbox", action="store_true",
                    help="run submissions without bubblewrap (only for programs you trust)")
     _budget_option(p)
+    late = p.add_argument_group("late work", "the deadline and penalty (over the spec's late:); see docs/late-work.md")
+    late.add_argument("--deadline", type=arguments.deadline, metavar="TIME",
+                      help="ISO 8601 with its time zone, e.g. 2026-03-02T23:59:00-05:00")
+    late.add_argument("--late-penalty", type=arguments.percent, metavar="PERCENT",
+                      help="percent of the earned score off per day or part of a day late")
+    late.add_argument("--late-cap", type=arguments.percent, metavar="PERCENT", help="the most percent off in all")
+    late.add_argument("--grace", type=arguments.minutes, metavar="MINUTES", help="minutes late that count as on time")
+    late.add_argument("--times", type=arguments.path, metavar="FILE",
+                      help="CSV student,submitted: each submission's time (ISO 8601 with its time zone)")
+    late.add_argument("--extensions", type=arguments.path, metavar="FILE",
+                      help="CSV student,deadline or student,days: a student's own deadline or days added")
 
     p = sub.add_parser("check", help="a student's self-check on the public cases", epilog=EPILOG)
     p.add_argument("game")
@@ -352,21 +363,23 @@ def cmd_new(args) -> int:
 
 
 def cmd_grade(args) -> int:
-    from harness.classes import batch  # the class machinery (reports, class page) loads only where it is used
+    from harness.classes import batch, lateness  # the class machinery (reports, class page) loads only where it is used
     spec, milestone = _game(args.game)
     spec = _budgeted(spec, args)
     batch.require_some(args.submissions)
+    late = lateness.settings(spec.late_rule(milestone), args.deadline, args.late_penalty, args.late_cap, args.grace,
+                             args.times, args.extensions)
     found = _load_cases(spec, milestone, args.select)
     detail = progress.QUIET if args.quiet else progress.VERBOSE if args.verbose else progress.NORMAL
     if not args.cluster:
         sandbox.require(args.no_sandbox)
         return batch.grade_class(spec, milestone, found, args.submissions,
-                                 batch.Options(args.output, detail, args.color, args.force))
+                                 batch.Options(args.output, detail, args.color, args.force, late=late))
     from harness.classes import cluster  # each worker checks its own sandbox: a submission's verdict says when it has none
     pool = cluster.connect(args.cluster, args.no_sandbox or config.load().sandbox == "off")
     try:
         return batch.grade_class(spec, milestone, found, args.submissions,
-                                 batch.Options(args.output, detail, args.color, args.force, pool))
+                                 batch.Options(args.output, detail, args.color, args.force, pool, late))
     finally:
         pool.close()
 
