@@ -5,23 +5,18 @@ the instructor's is the whole result, the class page and the gradebook.
 The student's view (`Shown`) is made once, from the results `Grader.grade` hands over when the
 public cases are done and before any hidden one runs, and kept as it is: nothing a hidden run
 does can change it."""
-import dataclasses
 from dataclasses import dataclass
 import io
 from pathlib import Path
 
 from markupsafe import escape
 
-from harness.grading import scoring
 from harness.reporting import exports, html, summary, terminal
+from harness.reporting.student import hidden_count, public  # shared with a report's student copy
 from harness.results import SubmissionResult
 from harness.safe_text import writable
 
 NOT_THE_GRADE = "This self-check runs the public cases only: its score is not your grade."
-
-
-def hidden_count(result: SubmissionResult) -> int:
-    return sum(1 for case in result.cases if case.visibility == "hidden")
 
 
 def hidden_note(count: int) -> str:
@@ -29,26 +24,6 @@ def hidden_note(count: int) -> str:
         return ""
     return (f"{count} hidden case{'s are' if count != 1 else ' is'} not shown; "
             f"{'they count' if count != 1 else 'it counts'} in the grade.")
-
-
-# The build cache's note: it says another student uploaded the same sources first, so a student
-# is never shown it (what one sees must not depend on what others uploaded).
-SHARED_NOTES = ("compiled output reused from an identical earlier build",)
-
-
-def _own_notes(build):
-    return dataclasses.replace(build, intake=[line for line in build.intake if not line.startswith(SHARED_NOTES)])
-
-
-def public(result: SubmissionResult, spec) -> SubmissionResult:
-    """The result with every hidden case removed and the public ones scored alone (nothing the
-    hidden cases did shows in an item's score), and no note that tells of other students' uploads."""
-    cases = [dataclasses.replace(case) for case in result.cases if case.visibility != "hidden"]
-    result = dataclasses.replace(result, builds={target: _own_notes(build) for target, build in result.builds.items()})
-    if not result.published or not result.items:
-        return dataclasses.replace(result, cases=cases, items=[], earned=0.0, possible=0.0)
-    items, earned, possible = scoring.score(spec, spec.items(result.milestone), cases)
-    return dataclasses.replace(result, cases=cases, items=items, earned=earned, possible=possible)
 
 
 @dataclass
