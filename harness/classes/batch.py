@@ -211,7 +211,7 @@ def _class_files(spec, milestone, entries: list[classroom.Entry], done: list[Don
     exports.gradebook([d.result for d in done], gradebook, [e.name for e in left], sources, spec.items(milestone),
                       late=_lateness(entries))
     page = summary.write(spec, milestone, [summary.Report(d.result, d.report.relative_to(out).as_posix(), d.reused,
-                                                          d.entry.original) for d in done],
+                                                          d.entry.original, _late_line(d)) for d in done],
                          [e.name for e in left], out / "index.html")
     counts: dict[str, int] = {}
     for item in done:
@@ -226,6 +226,14 @@ def _class_files(spec, milestone, entries: list[classroom.Entry], done: list[Don
     if kept:
         print(f"the previous gradebook listed submissions this run does not: kept as {kept}")
     print(f"gradebook: {gradebook}\nclass page: {page}")
+
+
+def _late_line(item: Done) -> str:
+    """The class page's line on a submission's lateness ("" without a deadline)."""
+    late = item.entry.late
+    if late is None:
+        return ""
+    return late.line(item.result.percent if item.result.published else None)
 
 
 def _lateness(entries: list[classroom.Entry]) -> dict | None:

@@ -98,15 +98,18 @@ class Lateness:
     def hours(self) -> float | None:
         return None if self.late_seconds is None else self.late_seconds / 3600
 
-    def line(self) -> str:
-        """One line for a person: how it stands and what it cost."""
+    def line(self, raw: float | None = None) -> str:
+        """One line for a person: how it stands, what it cost (and the final percentage, from
+        the `raw` one), when it was handed in and the deadline."""
         when = f"submitted {stamp(self.submitted.time)} ({self.submitted.source})" if self.submitted.time else \
             f"time from {self.submitted.source}"
         if self.standing == LATE:
             head = f"late {self.hours:.1f} h, {self.days} day{'s' if self.days != 1 else ''} counted: −{self.penalty:g} %"
+            if raw is not None:
+                head += f" → {self.final(raw):.1f} %"
         else:
             head = self.standing
-        extended = f"; {self.extension}" if self.extension else ""
+        extended = f" ({self.extension})" if self.extension else ""
         return f"{head}; {when}; deadline {stamp(self.deadline)}{extended}"
 
 

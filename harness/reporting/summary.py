@@ -35,6 +35,7 @@ class Report:
     link: str
     reused: bool = False
     original: str = ""  # its name in the class folder, when the report's name is not that
+    late: str = ""  # how it stands against the deadline, on one line (when a deadline is set)
 
 
 @dataclass
@@ -51,6 +52,7 @@ class Row:
     reused: bool
     original: str = ""  # the name in the class folder, shown when the report's name differs
     note: str = ""  # the handout's language not used
+    late: str = ""  # how it stands against the deadline (docs/late-work.md)
 
 
 @dataclass
@@ -260,7 +262,7 @@ def summarise(reports: list[Report], not_graded: list[str], title: str, mileston
     rows = [Row(r.result.name, r.link, r.result.status, r.result.percent, r.result.earned, r.result.possible,
                 r.result.passed, r.result.total, _reason(r.result), r.reused,
                 visible(r.original) if r.original and r.original != r.result.name else "",
-                visible("; ".join(r.result.off_language))) for r in reports]
+                visible("; ".join(r.result.off_language)), visible(r.late)) for r in reports]
     problems = [Problem(row.name, row.link, row.status, row.reason) for row in rows if row.status != "graded"]
     return ClassPage(title, milestone, rows, list(not_graded), _histogram(results), _items(results), _cases(results),
                      _groups(reports), problems)
