@@ -111,7 +111,7 @@ def test_junit_counts_each_status(which, shown, request):
     assert suite.get("errors") == str(statuses.count(HARNESS_ERROR))
     assert suite.get("skipped") == str(statuses.count(UNGRADABLE))
     children = {tc.get("name"): [child.tag for child in tc] for tc in suite.iter("testcase")}
-    tags = {FAILED: ["failure"], HARNESS_ERROR: ["error"], UNGRADABLE: ["skipped"], PASSED: []}
+    tags = {FAILED: ["failure"], HARNESS_ERROR: ["error"], UNGRADABLE: ["skipped"], PASSED: ["system-out"]}  # its worth
     assert children == {c.name: tags[c.status] for c in result.cases}
 
 

@@ -1,7 +1,8 @@
 """Other graders' formats: Gradescope results.json, JUnit XML, and a CSV gradebook for a class.
 
 They show the numbers scoring computed (each case's `value` and `earned`), so the per-test
-scores add up to the total exactly; nothing here scores anything again.
+scores add up to the total exactly, and say them as scoring explains them (`scoring.explain`:
+"worth 0.5 of 10 points"); nothing here scores anything again.
 """
 import csv
 import json
@@ -11,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness import atomic
+from harness.grading import scoring
 from harness.results import FAILED, HARNESS_ERROR, UNGRADABLE, CaseResult, SubmissionResult, Verdict
 from harness.safe_text import cap, visible, writable
 
@@ -61,8 +63,9 @@ def compiler_output(log: str, limit: int = 1500) -> str:
     return text if len(text) <= limit else text[:limit] + "\n…"
 
 
-def case_message(case: CaseResult) -> str:
-    lines = [case.description]
+def case_message(case: CaseResult, worth: str = "") -> str:
+    """What a student reads of one case; `worth` is its value as scoring explains it."""
+    lines = [case.description + (f"\nThis case: {worth}." if worth else "")]
     if case.unbuilt:
         lines.append("Not run: the build failed (see the top of this page).")
     elif case.reason:
@@ -78,18 +81,24 @@ def gradescope(result: SubmissionResult, hidden: str = HIDDEN_CASES) -> dict:
     """Gradescope's autograder results format (text output). Every case is a test with its
     share of the score; a hidden case gets the visibility `hidden` (counted in the score
     either way); the build's reason and the compiler's first error are the top-level output,
-    which students see; the harness's own stdout is for the instructor only."""
+    which students see, with how each item's score was reached when no case is hidden (an item's
+    account counts its hidden cases' passes); the harness's own stdout is for the instructor only."""
+    explained = scoring.explain(result)
     tests = [{
         "name": f"{case.name} [{case.rubric}]",
         "score": case.earned,
         "max_score": case.value,
         "status": "passed" if case.passed else "failed",
-        "output": case_message(case),
+        "output": case_message(case, explained.worth(case).text()),
         "tags": [case.rubric],
         "visibility": "visible" if case.visibility == "public" else hidden,
     } for case in result.cases]
     notes = build_notes(result)
     summary = f"{result.title}: {result.passed} of {result.total} cases passed"
+    if result.published and not any(case.visibility == "hidden" for case in result.cases):
+        summary += "".join(f"\n{item.id} {scoring.points(item.earned)}/{scoring.points(item.weight)}: "
+                           f"{explained.account(item).text()}"
+                           for item in result.items if item.graded and item.counted)
     if not result.published:  # the grader failed on a case: no total, never a higher one
         for test in tests:
             test["score"] = 0.0
@@ -112,16 +121,20 @@ def junit(result: SubmissionResult) -> str:
     notes = build_notes(result)
     if notes:
         ET.SubElement(suite, "system-out").text = "\n".join(notes)
+    explained = scoring.explain(result)
     for case in result.cases:
         element = ET.SubElement(suite, "testcase", classname=f"{result.game}.{case.rubric}", name=case.name,
                                 time=f"{case.seconds:.3f}")
         short = visible(case.reason)[:500]
+        worth = explained.worth(case).text()
         if case.status == FAILED:
-            ET.SubElement(element, "failure", message=short).text = case_message(case)
+            ET.SubElement(element, "failure", message=short).text = case_message(case, worth)
         elif case.status == HARNESS_ERROR:
-            ET.SubElement(element, "error", message=short).text = case_message(case)
+            ET.SubElement(element, "error", message=short).text = case_message(case, worth)
         elif case.status == UNGRADABLE:
-            ET.SubElement(element, "skipped", message=short)
+            ET.SubElement(element, "skipped", message=f"{short} ({worth})"[:600])
+        else:
+            ET.SubElement(element, "system-out").text = worth
     return ET.tostring(suite, encoding="unicode", xml_declaration=True)
 
 
