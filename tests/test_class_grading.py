@@ -3,6 +3,7 @@ progress, Ctrl-C that leaves finished reports and no process behind, and a secon
 grades only what changed. Real `harness grade` runs of Python Reversi samples on two cases."""
 import csv
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -267,7 +268,7 @@ def test_a_stopped_forced_run_keeps_the_rows_whose_reports_are_still_their_grade
             line = child.stdout.readline()
         assert f"{os.sep}a{os.sep}report.html" in line  # a is done, b is running, c waits
         child.send_signal(signal.SIGINT)
-        _, err = child.communicate(timeout=120)
+        rest, err = child.communicate(timeout=120)
     finally:
         if child.poll() is None:
             child.kill()
@@ -276,6 +277,59 @@ def test_a_stopped_forced_run_keeps_the_rows_whose_reports_are_still_their_grade
     assert {name: row["status"] for name, row in after.items()} == dict.fromkeys("abc", "graded")
     assert {name: row["percent"] for name, row in after.items()} == {name: row["percent"] for name, row in before.items()}
     assert not list(out.glob("gradebook-previous-*.csv"))
+    # what is said is what happened: this run graded a; b and c are the last run's reports, not
+    # "unchanged, kept" (--force kept nothing as unchanged)
+    assert "interrupted: 1 of 3 graded by this run; 2 not graded again: their rows are the last run's reports" in err
+    assert "unchanged" not in rest and "--force grades them again" not in rest, rest
+    assert "3 graded; 2 from the last run's reports still on disk" in rest, rest
+
+
+def _page_order(page: Path) -> list[str]:
+    """The submissions of the class page's table, top to bottom."""
+    table = page.read_text(encoding="utf-8").split('id="submissions"', 1)[1].split("</table>", 1)[0]
+    return re.findall(r"<tr>\s*<td>(?:<a href=\"[^\"]*\">)?([^<]+)", table)
+
+
+def test_a_stopped_run_says_what_it_graded_and_keeps_class_order(tmp_path, illegal_cases):
+    """A run stopped while it grades: its message counts what this run graded apart from the rows
+    kept from the last run, and the gradebook and the class page list the class in its order, the
+    not-graded rows in their place. One builder (HARNESS_JOBS=1) grades in class order: b is
+    unchanged (kept), a changed (graded), then c (now a program that never answers, held to a
+    5 s budget) is running when a's report appears, and d (changed) waits."""
+    room, out, temp = tmp_path / "class", tmp_path / "out", tmp_path / "tmp"
+    temp.mkdir()
+    for name in "abcd":
+        _write(room / name / "reversi.py", CORRECT)
+    first = _grade(room, "-o", out, "-q", tmp=temp, HARNESS_JOBS="1")
+    assert first.returncode == 0, first.stdout + first.stderr
+    _write(room / "a" / "reversi.py", CORRECT + "# tidied\n")
+    _write(room / "c" / "reversi.py", NEVER_ENDS)
+    _write(room / "d" / "reversi.py", NO_BANG)
+
+    command = [sys.executable, "-m", "harness.cli", "grade", "reversi", str(room), "-k", SELECT, "-o", str(out),
+               "--budget", "5"]
+    child = subprocess.Popen(command, cwd=ROOT, env=_env(temp, HARNESS_JOBS="1"), stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        seen = [child.stdout.readline()]
+        while seen[-1] and not ("report.html" in seen[-1] and "kept" not in seen[-1]):
+            seen.append(child.stdout.readline())
+        assert f"{os.sep}a{os.sep}report.html" in seen[-1], "".join(seen)  # a is done, c is running, d waits
+        child.send_signal(signal.SIGINT)
+        rest, err = child.communicate(timeout=120)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode == 130, err
+    kept = [line for line in seen if line.rstrip().endswith("(unchanged since the last run: kept)")]
+    assert len(kept) == 1 and f"{os.sep}b{os.sep}" in kept[0]
+    assert ("interrupted: 1 of 4 graded by this run; 1 unchanged since the last run, kept; "
+            "2 not-graded: the same command grades them") in err
+    assert "4 submissions: 2 graded, 2 not-graded; 1 unchanged since the last run, kept" in rest, rest
+    with (out / "gradebook.csv").open(encoding="utf-8") as f:
+        rows = [(row["submission"], row["status"]) for row in csv.DictReader(f)]
+    assert rows == [("a", "graded"), ("b", "graded"), ("c", "not-graded"), ("d", "not-graded")]
+    assert _page_order(out / "index.html") == ["a", "b", "c", "d"]
 
 
 def test_the_counter_and_colour_show_on_a_terminal_only(graded_class):

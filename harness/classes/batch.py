@@ -11,6 +11,7 @@ Where each submission is graded is an `executor.Executor` (submit, completed, in
 close): this machine (`executor.Local`) unless `Options.pool` gives a cluster
 (`harness.classes.cluster`); reports and the gradebook are written here either way.
 """
+import contextlib
 import os
 import dataclasses
 import signal
@@ -44,11 +45,14 @@ class Options:
 
 @dataclass
 class Done:
-    """One finished submission: its result and where its report is."""
+    """One finished submission: its result and where its report is. `reused`: its report is the
+    last run's (its hash still matches); `stopped` too when it was taken after a Ctrl-C, before
+    this run graded it again (a --force run)."""
     entry: classroom.Entry
     result: SubmissionResult
     report: Path
     reused: bool
+    stopped: bool = False
 
 
 def require_some(paths: list[Path]) -> None:
@@ -85,24 +89,60 @@ def grade_class(spec, milestone, cases, paths: list[Path], options: Options) -> 
             for entry in found.entries:
                 staging.stage(entry)
             common = resume.inputs(spec, milestone, cases, sandbox.mode() != "none")
-            keys = {e.name: resume.key(common, e.path if e.layout != classroom.MISSING else None)
-                    for e in found.entries}
+            keys, records = {}, {}
+            for e in found.entries:
+                path = e.path if e.layout != classroom.MISSING else None
+                keys[e.name] = resume.key(common, path)
+                records[e.name] = resume.record(common, keys[e.name], resume.submission_digest(path))
         except KeyboardInterrupt:  # before anything was graded: nothing to write
             print(f"\ninterrupted: 0 of {len(found.entries)} graded", file=sys.stderr)
             return 130
-        return _run(spec, milestone, cases, found, keys, options, look, started)
+        again = Again(common, records, history.begin(options.output) if _graded_before(options.output) else None)
+        try:
+            return _run(spec, milestone, cases, found, keys, options, look, started, again)
+        finally:
+            if again.entry is not None:
+                history.finish(again.entry, options.output, bool(again.changes))
 
 
-def _run(spec, milestone, cases, found, keys, options, look, started) -> int:
+@dataclass
+class Again:
+    """A class graded again: what each report was graded from (`records`), the history entry
+    keeping what the regrade replaces, each submission's plan (which cases run again), the
+    grades that moved and the program runs it took."""
+    common: resume.Inputs
+    records: dict[str, str]
+    entry: history.Entry | None
+    plans: dict[str, regrade.Plan] = dataclasses.field(default_factory=dict)
+    changes: list[regrade.Change] = dataclasses.field(default_factory=list)
+    cases_run: int = 0
+    waiting: list[str] = dataclasses.field(default_factory=list)  # reports whose student files wait for publish
+
+
+def _graded_before(out: Path) -> bool:
+    return (out / "gradebook.csv").is_file()
+
+
+def _run(spec, milestone, cases, found, keys, options, look, started, again: Again) -> int:
     entries, out = found.entries, options.output
     done: list[Done] = []
     todo = []
     for entry in entries:
         kept = None if options.force else resume.reusable(out / entry.name, keys[entry.name])
+        plan = None
+        if kept is None and not options.force:
+            plan = regrade.plan(out / entry.name, again.common, json.loads(again.records[entry.name])["submission"],
+                                cases)
+            if plan is not None and plan.keeps_all:  # only acceptances its passing cases need not see
+                kept = plan.previous
+                resume.remember(out / entry.name, again.records[entry.name])
+                plan = None
         if kept is not None:
             kept.name = entry.name
             done.append(Done(entry, _slim(kept), out / entry.name / "report.html", True))
         else:
+            if plan is not None:
+                again.plans[entry.name] = plan
             todo.append(entry)
     whole = len(entries) == 1 and look.detail != progress.QUIET
     with progress.Progress(len(entries), len(done), look) as shown:
@@ -114,22 +154,29 @@ def _run(spec, milestone, cases, found, keys, options, look, started) -> int:
         pool = options.pool or executor.Local()
         pending = {}
         try:
-            pending = {pool.submit(spec, milestone, cases, entry): entry for entry in todo}
+            pending = {pool.submit(spec, milestone, _to_run(cases, again.plans.get(entry.name)), entry): entry
+                       for entry in todo}
+            again.cases_run = sum(len(_to_run(cases, again.plans.get(entry.name))) for entry in todo)
             for future in pool.completed(pending):
                 entry = pending.pop(future)  # a finished future would keep its whole result alive
                 try:
                     result = future.result()
                 except Exception:  # the harness failed on this submission: its row says so, the rest go on
                     result = executor.crashed(spec, milestone, entry, traceback.format_exc())
-                paths = _write(result, out / entry.name, keys[entry.name])
-                item = Done(entry, result, paths["html"], False)
-                done.append(item)
-                shown.advance()
+                result = _compared(spec, milestone, cases, entry, result, out, again)
+                with _whole() as stop:  # a Ctrl-C now takes effect once the report is written and counted
+                    paths = _write(result, out / entry.name, again.records[entry.name])
+                    _published_later(entry.name, out, again)
+                    item = Done(entry, result, paths["html"], False)
+                    done.append(item)
+                    shown.advance()
                 if whole or look.detail == progress.VERBOSE:
                     shown.say(_full(item, look))
                 elif look.detail != progress.QUIET:
                     shown.say(_line(item, look))
                 item.result = _slim(result)
+                if stop:
+                    raise KeyboardInterrupt
         except KeyboardInterrupt:
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C cannot cut the cleanup short
             shown.close()
@@ -138,9 +185,9 @@ def _run(spec, milestone, cases, found, keys, options, look, started) -> int:
             finished = {d.entry.name for d in done}
             done += _kept_on_disk([e for e in entries if e.name not in finished], keys, out)
             finished = {d.entry.name for d in done}
-            _class_files(spec, milestone, entries, done, [e for e in entries if e.name not in finished], out)
-            print(f"interrupted: {len(done)} of {len(entries)} graded; the same command grades the rest",
-                  file=sys.stderr)
+            left = [e for e in entries if e.name not in finished]
+            _class_files(spec, milestone, entries, done, left, out)
+            print(_interrupted(done, left, len(entries)), file=sys.stderr)
             signal.signal(signal.SIGINT, signal.default_int_handler)
             return 130
         finally:
@@ -157,8 +204,37 @@ def _kept_on_disk(entries: list[classroom.Entry], keys: dict[str, str], out: Pat
         result = resume.reusable(out / entry.name, keys[entry.name])
         if result is not None:
             result.name = entry.name
-            kept.append(Done(entry, _slim(result), out / entry.name / "report.html", True))
+            kept.append(Done(entry, _slim(result), out / entry.name / "report.html", True, stopped=True))
     return kept
+
+
+def _interrupted(done: list[Done], left: list[classroom.Entry], total: int) -> str:
+    """What a stopped run did: how many this run graded, how many rows are the last run's
+    reports (kept as unchanged, or still on disk after the stop), how many are not graded."""
+    graded = sum(not d.reused for d in done)
+    parts = [f"interrupted: {graded} of {total} graded by this run"]
+    unchanged = sum(d.reused and not d.stopped for d in done)
+    if unchanged:
+        parts.append(f"{unchanged} unchanged since the last run, kept")
+    on_disk = sum(d.stopped for d in done)
+    if on_disk:
+        parts.append(f"{on_disk} not graded again: {'its row is' if on_disk == 1 else 'their rows are'} "
+                     f"the last run's report{'' if on_disk == 1 else 's'}, still on disk")
+    if left:
+        parts.append(f"{len(left)} {NOT_GRADED}: the same command grades {'it' if len(left) == 1 else 'them'}")
+    return "; ".join(parts)
+
+
+@contextlib.contextmanager
+def _whole():
+    """While a report is written and counted, a Ctrl-C waits: a stop never leaves a report half
+    written (its hash forgotten, its row not graded). Yields a list that holds the Ctrl-C, if any."""
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
+    try:
+        yield caught
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _write(result: SubmissionResult, folder: Path, key: str) -> dict[str, Path]:
@@ -208,21 +284,26 @@ def _class_files(spec, milestone, entries: list[classroom.Entry], done: list[Don
     gradebook = out / "gradebook.csv"
     kept = _keep_previous(gradebook, {d.entry.name for d in done} | {e.name for e in left})
     sources = {e.name: exports.Source(e.original, e.lms_id) for e in entries}
+    in_class_order = [e.name for e in entries]  # not-graded rows too keep their place
     exports.gradebook([d.result for d in done], gradebook, [e.name for e in left], sources, spec.items(milestone),
-                      late=_lateness(entries))
+                      late=_lateness(entries),
+                      order=in_class_order)
     page = summary.write(spec, milestone, [summary.Report(d.result, d.report.relative_to(out).as_posix(), d.reused,
                                                           d.entry.original, _late_line(d)) for d in done],
-                         [e.name for e in left], out / "index.html")
+                         [e.name for e in left], out / "index.html", in_class_order)
     counts: dict[str, int] = {}
     for item in done:
         counts[item.result.status] = counts.get(item.result.status, 0) + 1
     parts = [f"{n} {status}" for status, n in sorted(counts.items())]
     if left:
         parts.append(f"{len(left)} {NOT_GRADED}")
-    reused = sum(d.reused for d in done)
+    unchanged = sum(d.reused and not d.stopped for d in done)
+    on_disk = sum(d.stopped for d in done)
     took = f" in {seconds:.1f} s" if seconds is not None else ""
     print(f"{len(done) + len(left)} submission{'s' if len(done) + len(left) != 1 else ''}{took}: {', '.join(parts)}"
-          + (f"; {reused} unchanged since the last run, kept (--force grades them again)" if reused else ""))
+          + (f"; {unchanged} unchanged since the last run, kept (--force grades them again)" if unchanged else "")
+          + (f"; {on_disk} from the last run's reports still on disk (the stop came before this run graded "
+             f"{'it' if on_disk == 1 else 'them'} again)" if on_disk else ""))
     if kept:
         print(f"the previous gradebook listed submissions this run does not: kept as {kept}")
     print(f"gradebook: {gradebook}\nclass page: {page}")

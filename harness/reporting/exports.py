@@ -176,13 +176,14 @@ def columns(results: list[SubmissionResult], rubric=None) -> list[Column]:
 
 
 def gradebook(results: list[SubmissionResult], path: Path, not_graded: list[str] = (),
-              sources: dict[str, Source] | None = None, rubric=None, late: dict | None = None) -> None:
+              sources: dict[str, Source] | None = None, rubric=None, late: dict | None = None, order: list[str] | None = None) -> None:
     """One row per submission: its name in the class folder (and the LMS id) to join it to a
     roster, its status, the percentage of the points the harness grades, the rubric's total,
     then every graded rubric item and an empty column per item a person grades.
     `not_graded` names submissions a stopped run did not reach: rows with that status and no numbers.
     `late` (when a deadline is set: each submission's `classes.lateness.Lateness` by name) adds the
-    late-work columns after `notes`; without it the columns are as they always were."""
+    late-work columns after `notes`; without it the columns are as they always were.
+    `order` (the submissions' names in class order) puts every row, not-graded ones included, in that order."""
     cols = columns(results, rubric)
     graded = [c for c in cols if c.graded]
     hand = [c for c in cols if not c.graded]
@@ -193,22 +194,28 @@ def gradebook(results: list[SubmissionResult], path: Path, not_graded: list[str]
         source = sources.get(name, Source())
         return [writable(name), writable(source.original), writable(source.lms_id)]
 
+    rows = []
+    for result in results:
+        earned = {item.id: item for item in result.items}
+        if not result.published:  # must be regraded: no number that leaves a case out
+            rows.append((result.name, [*head(result.name), result.status, "", "", f"{result.possible:g}", total,
+                                       result.passed, result.total, writable("; ".join(result.off_language)),
+                                       *[""] * len(cols)]))
+            continue
+        rows.append((result.name, [*head(result.name), result.status, f"{result.percent:.2f}", f"{result.earned:.2f}",
+                                   f"{result.possible:g}", total, result.passed, result.total,
+                                   writable("; ".join(result.off_language)),
+                                   *[f"{earned[c.id].earned:.2f}" if c.id in earned and earned[c.id].counted
+                                     else "" for c in graded], *[""] * len(hand)]))
+    for name in not_graded:
+        rows.append((name, [*head(name), Verdict.NOT_GRADED, *[""] * (len(GRADEBOOK_COLUMNS) - 4 + len(cols))]))
+    if order is not None:
+        place = {name: index for index, name in enumerate(order)}
+        rows.sort(key=lambda row: place.get(row[0], len(place)))
     with atomic.replacing(path, newline="") as f:  # a reader never sees half a gradebook
         writer = LateColumns(csv.writer(f), late, results)
         writer.writerow([*GRADEBOOK_COLUMNS, *[c.header for c in cols]])
-        for result in results:
-            earned = {item.id: item for item in result.items}
-            if not result.published:  # must be regraded: no number that leaves a case out
-                writer.writerow([*head(result.name), result.status, "", "", f"{result.possible:g}", total,
-                                 result.passed, result.total, writable("; ".join(result.off_language)), *[""] * len(cols)])
-                continue
-            writer.writerow([*head(result.name), result.status, f"{result.percent:.2f}", f"{result.earned:.2f}",
-                             f"{result.possible:g}", total, result.passed, result.total,
-                             writable("; ".join(result.off_language)),
-                             *[f"{earned[c.id].earned:.2f}" if c.id in earned and earned[c.id].counted
-                               else "" for c in graded], *[""] * len(hand)])
-        for name in not_graded:
-            writer.writerow([*head(name), Verdict.NOT_GRADED, *[""] * (len(GRADEBOOK_COLUMNS) - 4 + len(cols))])
+        writer.writerows(row for _, row in rows)
 
 
 # The late-work columns (docs/late-work.md): when it was handed in and where that was read, the

@@ -130,6 +130,17 @@ class ClassPage:
     cases: list[CaseRate]
     groups: list[FailureGroup]
     problems: list[Problem]
+    order: list[str] | None = None  # the submissions' names in class order
+
+    @property
+    def listing(self) -> list:
+        """The table of every submission: a Row, or the name of one not graded (a stopped run), in
+        class order when it is known."""
+        listing = [*self.rows, *self.not_graded]
+        if self.order is not None:
+            place = {name: index for index, name in enumerate(self.order)}
+            listing.sort(key=lambda row: place.get(row if isinstance(row, str) else row.name, len(place)))
+        return listing
 
     @property
     def fold_alone(self) -> bool:
@@ -257,7 +268,8 @@ def _reason(result: SubmissionResult) -> str:
     return _shown("; ".join(reasons), TEXT_CHARS) or ""
 
 
-def summarise(reports: list[Report], not_graded: list[str], title: str, milestone: str | None) -> ClassPage:
+def summarise(reports: list[Report], not_graded: list[str], title: str, milestone: str | None,
+              order: list[str] | None = None) -> ClassPage:
     results = [r.result for r in reports]
     rows = [Row(r.result.name, r.link, r.result.status, r.result.percent, r.result.earned, r.result.possible,
                 r.result.passed, r.result.total, _reason(r.result), r.reused,
@@ -265,7 +277,7 @@ def summarise(reports: list[Report], not_graded: list[str], title: str, mileston
                 visible("; ".join(r.result.off_language)), visible(r.late)) for r in reports]
     problems = [Problem(row.name, row.link, row.status, row.reason) for row in rows if row.status != "graded"]
     return ClassPage(title, milestone, rows, list(not_graded), _histogram(results), _items(results), _cases(results),
-                     _groups(reports), problems)
+                     _groups(reports), problems, order)
 
 
 def render(page: ClassPage) -> str:
@@ -274,7 +286,8 @@ def render(page: ClassPage) -> str:
     return env.get_template("index.html.j2").render(p=page, bins=BINS)
 
 
-def write(spec, milestone: str | None, reports: list[Report], not_graded: list[str], path: Path) -> Path:
+def write(spec, milestone: str | None, reports: list[Report], not_graded: list[str], path: Path,
+          order: list[str] | None = None) -> Path:
     """Write the class page atomically; returns its path."""
-    page = summarise(reports, not_graded, spec.title, milestone)
+    page = summarise(reports, not_graded, spec.title, milestone, order)
     return atomic.write_text(path, writable(render(page)))
