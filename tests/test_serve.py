@@ -182,7 +182,7 @@ def test_a_correct_and_a_buggy_sample_are_graded_on_their_public_cases(server, g
     assert [c["name"] for c in buggy["result"]["cases"] if c["status"] == "failed"] == ["illegal-out-of-range"]
     for state in (correct, buggy):
         assert state["result"]["hidden_cases"] == 1
-        assert "1 hidden case is not shown; it counts in the grade." in state["text"]
+        assert "1 hidden case is not shown; it runs after these and counts in the grade." in state["text"]
         assert "not your grade" in state["text"]
 
 
@@ -444,3 +444,59 @@ def test_on_a_cluster_the_service_gives_the_verdicts_it_gives_here(tmp_path, gra
                 assert status == 200 and b"graded on the cluster worker" in report  # not on this machine
         finally:
             remote.stop()
+
+
+@pytest.mark.slow  # a second server, and the check of the random setup's top-up runs
+def test_the_progress_counts_to_the_public_cases_the_result_lists(tmp_path):
+    """The fixture with a law of its random start on a public case: the student's result lists
+    the public cases and that check. Every progress line `harness check --server` prints, and
+    every state the service gives while the submission runs, counts out of that many, never
+    out of every case; the hidden case is only counted in the result."""
+    root = tmp_path / "root"
+    shutil.copytree(FIXTURE, root, ignore=shutil.ignore_patterns("__pycache__"))
+    spec_file = root / "specs" / "tally" / "spec.yaml"
+    spec_file.write_text(spec_file.read_text().replace(
+        "  seed: 1", "  seed: 1\n  distribution: {values: {pattern: '(\\d+)'}, uniform: [1, 5], least: 60, "
+        "case: setup-start}", 1))
+    second = root / "cases" / "tally" / "end-ones.yaml"  # a second hidden case: every count below differs
+    second.write_text(second.read_text() + "visibility: hidden\n")
+    spec = specs.load("tally", root)
+    assert spec.random_start.law is not None and spec.random_start.law.case == "setup-start"
+    cases = caseload.load_all(spec, None)
+    public = sum(c.visibility != "hidden" for c in cases)
+    hidden = len(cases) - public
+    assert hidden == 2 and any(c.name == "setup-start" and c.visibility != "hidden" for c in cases)
+    listed = public + 1  # the public cases, then the check of their starts
+    (tmp_path / "serve").mkdir()
+    server = Server(tmp_path / "serve", root=root).start()
+    try:
+        done = subprocess.run([sys.executable, "-m", "harness", "check", "tally", os.fsdecode(SAMPLES / "correct"),
+                               "--server", server.url, "--token", server.tokens["student0"], "-o",
+                               str(tmp_path / "reports")], cwd=ROOT, env=_env(root), capture_output=True, text=True,
+                              timeout=600)
+        assert done.returncode == 0, done.stdout + done.stderr
+        lines = [line for line in done.stderr.splitlines() if line.startswith("running: ")]
+        # the check's top-up runs last seconds after the last public case: that line is printed then
+        assert f"running: {public} of {listed} public cases done" in lines, done.stderr
+        for line in lines:
+            assert line.endswith(f" of {listed} public cases done"), line
+            assert int(line.split()[1]) <= public
+        assert f"{listed}/{listed} cases passed" in done.stdout
+        assert "2 hidden cases are not shown; they run after these and count in the grade." in done.stdout
+
+        # the service's own answers while a second upload runs, read as the page reads them
+        status, body = server.upload("student1", _sample("correct"))
+        assert status == 202, body
+        ident, seen = json.loads(body)["id"], []
+        end = time.monotonic() + DEADLINE
+        while time.monotonic() < end and (not seen or seen[-1]["state"] != "done"):
+            status, body = server.call(f"/api/submissions/{ident}?wait=1", server.tokens["student1"])
+            assert status == 200, body
+            seen.append(json.loads(body))
+        assert seen[-1]["state"] == "done", server.logged()[-3000:]
+        counted = [state for state in seen if "cases_total" in state]
+        assert counted and all(s["cases_total"] == listed and s["cases_done"] <= public for s in counted), counted
+        result = seen[-1]["result"]
+        assert result["total"] == listed and result["hidden_cases"] == hidden and result["all_passed"]
+    finally:
+        server.stop()

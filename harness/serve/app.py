@@ -270,7 +270,7 @@ class App:
             data["position"] = self.s.store.position(row.id)
         running = self.s.worker.cases.get(row.id) if self.s.worker else None
         if row.state not in (QUEUED, DONE) and running is not None:
-            data["cases_done"], data["cases_total"] = running  # public cases only
+            data["cases_done"], data["cases_total"] = running  # public cases only, of as many as the result lists
         if row.state == DONE and full:
             shown = self._shown(row)
             if shown is not None:

@@ -122,7 +122,7 @@ def check(game: str, submission: Path, server: str, token: str, output: Path) ->
 
 def wait(client: Client, url: str) -> dict:
     """Follow the submission until graded (long polls: the server answers on a change), saying
-    the queue position, then how many cases are done."""
+    the queue position, then how many of the public cases are done (out of those its result lists)."""
     said, deadline = "", time.monotonic() + WAIT_SECONDS
     tty = sys.stderr.isatty()
     while True:
@@ -132,8 +132,8 @@ def wait(client: Client, url: str) -> dict:
                 print("\r" + " " * len(said) + "\r", end="", file=sys.stderr, flush=True)
             return state
         line = (f"queued: {state.get('position', 0)} ahead of you" if state["state"] == "queued"
-                else f"running: {state['cases_done']} of {state['cases_total']} cases done" if "cases_total" in state
-                else "running your program on the cases…")
+                else f"running: {state['cases_done']} of {state['cases_total']} public cases done" if "cases_total" in state
+                else "running your program on the public cases…")
         if line != said:
             print(("\r" + line.ljust(len(said))) if tty else line, end="" if tty else "\n", file=sys.stderr, flush=True)
             said = line

@@ -59,7 +59,8 @@ form.addEventListener('submit', async event => {
     if (!answer.ok) { progress.textContent = 'Error: ' + data.error; return; }
     if (data.state === 'done') break;
     progress.textContent = data.state === 'queued' ? `Queued: ${data.position} ahead of you`
-      : data.cases_total ? `Running: ${data.cases_done} of ${data.cases_total} cases done` : 'Running your program on the cases…';
+      : data.cases_total ? `Running: ${data.cases_done} of ${data.cases_total} public cases done`
+      : 'Running your program on the public cases…';
     await pause(700);
   }
   const r = data.result;

@@ -36,6 +36,16 @@ class Game:
     def hidden(self) -> list:
         return [case for case in self.cases if case.visibility == "hidden"]
 
+    @property
+    def shown_total(self) -> int:
+        """How many cases the student's result lists: the public cases and, when the check of
+        the random setup draws on a public case, that check (drawing.law_check adds it after
+        them). The progress counts to this, so its total is the result's."""
+        start = self.spec.random_start
+        law = start.law if start is not None else None
+        checked = law is not None and any(case.name == law.case for case in self.public)
+        return len(self.public) + checked
+
 
 class Worker:
     def __init__(self, store: Store, games: dict[str, Game], jobs: int | None = None,
@@ -48,7 +58,7 @@ class Worker:
         self._wake = threading.Condition()
         self._grading: dict[int, str] = {}  # submission id -> student: every grading under way
         self._unshown: dict[int, str] = {}  # those whose student has not been shown their results yet
-        self.cases: dict[int, tuple[int, int]] = {}  # submission id -> (public cases done, in all), until shown
+        self.cases: dict[int, tuple[int, int]] = {}  # submission id -> (public cases done, of the shown_total), until shown
         self._again: list[Row] = []  # shown to their student, graded again for the instructor (a restart)
         self._stopped = False
         self._thread = threading.Thread(target=self._loop, name="grading", daemon=True)
@@ -96,8 +106,8 @@ class Worker:
         path = self.store.upload(row.id)
         entry = classroom.Entry(label=row.student, shown=f"{row.student} (self-check #{row.id})", layout="folder",
                                 path=path, name=row.student)
-        public = len(game.public)
-        progress = None if again else (lambda done, _total, ident=row.id: self._progress(ident, done, public))
+        public, total = len(game.public), game.shown_total
+        progress = None if again else (lambda done, _total, ident=row.id: self._progress(ident, done, public, total))
         shown = None if again else (lambda result, row=row, game=game: self._show(row, game, result))
         try:
             if self._phases is None:
@@ -108,12 +118,14 @@ class Worker:
             return
         future.add_done_callback(lambda done, row=row, entry=entry, game=game: self._done(row, entry, game, done))
 
-    def _progress(self, ident: int, done: int, public: int) -> None:
-        """What the student sees while their public cases run: those cases only, and nothing
-        once they are shown (a tick of a hidden case is never counted)."""
+    def _progress(self, ident: int, done: int, public: int, total: int) -> None:
+        """What the student sees while their public cases run: those cases done, out of the
+        cases their result will list (`Game.shown_total`: the check of the random setup, run
+        after them, is the last), and nothing once they are shown (a tick of a hidden case is
+        never counted)."""
         with self._wake:
             if ident in self._unshown and done <= public:
-                self.cases[ident] = (done, public)
+                self.cases[ident] = (done, total)
 
     def _show(self, row: Row, game: Game, result: SubmissionResult) -> None:
         """The public results are final (no hidden case has started): the student's view kept,

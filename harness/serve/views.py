@@ -23,7 +23,7 @@ def hidden_note(count: int) -> str:
     if not count:
         return ""
     return (f"{count} hidden case{'s are' if count != 1 else ' is'} not shown; "
-            f"{'they count' if count != 1 else 'it counts'} in the grade.")
+            f"{'they run' if count != 1 else 'it runs'} after these and count{'' if count != 1 else 's'} in the grade.")
 
 
 @dataclass
