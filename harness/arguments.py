@@ -24,6 +24,19 @@ class Parser(argparse.ArgumentParser):
         sys.exit(2)
 
 
+class Help(argparse.HelpFormatter):
+    """argparse's help, with each command's summary beside its name: argparse measures the
+    commands at the list's indentation, not theirs, so a long name (`gradescope`) would put
+    its summary on the next line."""
+
+    def add_argument(self, action):
+        super().add_argument(action)
+        if isinstance(action, argparse._SubParsersAction) and action.help is not argparse.SUPPRESS:
+            longest = max(map(len, action.choices), default=0)
+            self._action_max_length = max(self._action_max_length,
+                                          longest + self._current_indent + self._indent_increment)
+
+
 def epilog() -> str:
     """The help text's list of games; a broken HARNESS_ROOT shows in it rather than crashing --help."""
     from harness.loading import spec as specs

@@ -1,4 +1,4 @@
-"""The `harness` command: play, record, run, grade, check, serve, regen, audit, samples.
+"""The `harness` command line: every command's parser (`harness --help` lists them all) and what each does.
 
 Exit codes: 0 all passed / done, 1 some case failed, 2 usage or input error.
 """
@@ -30,7 +30,7 @@ EPILOG = arguments.epilog()
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = arguments.Parser(prog="harness", description=__doc__.splitlines()[0], epilog=EPILOG)
+    parser = arguments.Parser(prog="harness", epilog=EPILOG, formatter_class=arguments.Help)
     parser.add_argument("--version", action=_Version, help="show the harness's version and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -50,7 +50,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--target", help="target to record for (default: the first)")
     p.add_argument("args", nargs="*", help="the game's own command-line arguments")
 
-    p = sub.add_parser("new", help="make a game from your solution (the reference) and handout, ready to grade",
+    p = sub.add_parser("new", help="make a game from your solution (the reference) and handout",
                        epilog=EPILOG)
     p.add_argument("game", help="the new game's id (lower-case letters, digits, dashes)")
     p.add_argument("--solution", nargs="+", required=True, type=arguments.path, metavar="FILE",
@@ -115,7 +115,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--server", metavar="URL", help="check on the class's self-check service (`harness serve`) instead")
     p.add_argument("--token", help="your token for --server")
 
-    p = sub.add_parser("serve", help="a self-check service for a class: upload, graded on the server, hidden cases kept",
+    p = sub.add_parser("serve", help="a self-check service for a class, hidden cases kept",
                        epilog=EPILOG)
     p.add_argument("games", nargs="*", metavar="GAME")
     p.add_argument("--roster", type=arguments.path, help="CSV with the columns student,token")
@@ -132,7 +132,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--no-sandbox", action="store_true",
                    help="run submissions without bubblewrap (only for programs you trust)")
 
-    p = sub.add_parser("gradescope", help="grade the submission of a Gradescope autograder run into its results.json",
+    p = sub.add_parser("gradescope", help="grade a Gradescope autograder's submission into results.json",
                        epilog=EPILOG)
     p.add_argument("game")
     p.add_argument("--autograder-root", type=arguments.path, default=Path("/autograder"),
@@ -145,7 +145,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--no-sandbox", action="store_true",
                    help="run the submission without bubblewrap (the container is then the only sandbox)")
 
-    p = sub.add_parser("audit", help="grade mutants of the reference: which cases kill which, per rubric item",
+    p = sub.add_parser("audit", help="grade mutants of the reference: which cases kill which",
                        epilog=EPILOG)
     p.add_argument("game", help="GAME (every milestone) or GAME:MILESTONE")
     p.add_argument("-o", "--output", type=arguments.report_folder, help="report folder (default: reports/audit-GAME/)")
@@ -164,7 +164,7 @@ def _parser() -> argparse.ArgumentParser:
                         "then `harness regen` fills it")
     p.add_argument("-q", "--quiet", action="store_true", help="no line per mutant")
 
-    p = sub.add_parser("samples", help="grade a game's sample submissions: does each get what its expected.yaml says?",
+    p = sub.add_parser("samples", help="grade a game's samples: does each get what expected.yaml says?",
                        epilog=EPILOG)
     p.add_argument("games", nargs="+", metavar="GAME", help="games whose examples/GAME/expected.yaml to check")
     p.add_argument("--sample", dest="only", action="append", default=[], metavar="NAME",
@@ -177,14 +177,24 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("targets", nargs="*", help="games and/or case files (default: every game)")
     p.add_argument("--check", action="store_true", help="change nothing; exit 1 if any case is stale (for CI)")
 
-    p = sub.add_parser("accept", help="accept the students' version of a line of a case as also correct "
-                                      "(recorded in the case file as accept:)", epilog=EPILOG)
+    p = sub.add_parser("accept", help="accept the students' version of a line as also correct", epilog=EPILOG)
     p.add_argument("game")
     p.add_argument("case", help="the case's name (its file name without .yaml)")
     p.add_argument("--also", required=True, help="the students' line, exactly as they print it")
     p.add_argument("--line", help="the reference's line it stands for (left out: --also is accepted as an extra line)")
     p.add_argument("--turn", type=arguments.turn, help="only in this turn (0: before anything is typed; default: any turn)")
     p.add_argument("--why", default="", help="why it is accepted, for whoever reviews the case")
+
+    p = sub.add_parser("publish", help="release to students the reports a regrade holds back (their student files)",
+                       epilog=EPILOG)
+    p.add_argument("-o", "--output", type=arguments.path, default=Path("reports"),
+                   help="the class's report folder (default: reports)")
+
+    p = sub.add_parser("restore", help="put back the grades a regrade replaced (the newest entry of REPORTS/history/)",
+                       epilog=EPILOG)
+    p.add_argument("-o", "--output", type=arguments.path, default=Path("reports"),
+                   help="the class's report folder (default: reports)")
+    parser.description = f"The `harness` command: {', '.join(sub.choices)}."  # every command, as registered
     return parser
 
 
@@ -489,6 +499,29 @@ def cmd_regen(args) -> int:
     return 1 if (args.check and stale) or unaccepted else 0
 
 
+def cmd_publish(args) -> int:
+    from harness.classes import history
+    if not (args.output / "gradebook.csv").is_file():
+        raise InputError(f"{args.output}: no graded class here (no gradebook.csv); give the folder `harness grade -o` wrote")
+    done = history.publish(args.output)
+    print(f"published: {len(done)} report{'s' if len(done) != 1 else ''}" + (f" ({', '.join(done)})" if done else
+                                                                          " (nothing was waiting)"))
+    return 0
+
+
+def cmd_restore(args) -> int:
+    from harness.classes import history
+    try:
+        entry, reports = history.restore(args.output)
+    except FileNotFoundError:
+        raise InputError(f"{args.output}: no earlier grades kept (no {history.HISTORY}/ folder with an entry); "
+                         "a class graded again keeps the grades it replaces there") from None
+    print(f"restored the grades before {entry.name}: gradebook.csv, the class page and {len(reports)} report"
+          f"{'s' if len(reports) != 1 else ''}; what they replaced is kept as a newer entry of "
+          f"{args.output / history.HISTORY} (`harness restore` again undoes this)")
+    return 0
+
+
 def cmd_accept(args) -> int:
     import difflib
 
@@ -597,7 +630,7 @@ def cmd_gradescope(args) -> int:
 
 COMMANDS = {"new": cmd_new, "play": cmd_play, "record": cmd_record, "run": cmd_run, "grade": cmd_grade, "check": cmd_check,
             "regen": cmd_regen, "gradescope": cmd_gradescope, "audit": cmd_audit, "samples": cmd_samples, "serve": cmd_serve,
-            "accept": cmd_accept}
+            "accept": cmd_accept, "publish": cmd_publish, "restore": cmd_restore}
 
 
 if __name__ == "__main__":
