@@ -5,6 +5,8 @@ command-line page names every command, option and setting the harness has.
 The build is MkDocs' own in strict mode (`validation:` in mkdocs.yml makes a link to a missing
 page or anchor a warning, and strict mode makes a warning fail the build), run as a real process.
 """
+import copy
+import json
 import re
 import shutil
 import subprocess
@@ -127,3 +129,210 @@ def test_the_command_line_page_names_every_setting():
     settings = set(re.findall(r"HARNESS_[A-Z_]+", CONFIG.read_text(encoding="utf-8")))
     assert settings, "config.py names no HARNESS_ setting"
     assert not [s for s in sorted(settings) if f"`{s}`" not in page]
+
+
+# --- the pages that write an assignment: every example is one the harness takes ---------------
+
+SCHEMAS = {"spec": "spec.schema.json", "case": "case.schema.json", "samples": "samples.schema.json"}
+# The smallest documents the schemas take: an example is laid onto one of these where it belongs.
+BASE = {
+    "spec": {"title": "T", "reference": "{python} -S {spec}/t.py",
+             "targets": {"game": {"languages": {"python": {"files": ["t.py"], "main": "t.py"}}}},
+             "rubric": [{"id": "play", "title": "Play", "points": 1}]},
+    "case": {"description": "D", "rubric": "play", "inputs": []},
+    "samples": {"samples": {"correct": {}}},
+}
+RANDOM_START = {"capture": "^Start: (\\S+)", "option": "--start-file", "plan_option": "--plan",
+                "rejected_exit": 3, "unplayable_exit": 4}
+# Where the examples in a table under each heading go: (document, keys of the mapping they are keys
+# of, what that mapping holds before them). A new table of examples gets its place here.
+PLACES = {
+    ("specs.md", "Top-level keys"): ("spec", [], None),
+    ("specs.md", "The reference"): ("spec", ["reference"], {"language": "python", "files": ["t.py"]}),
+    ("specs.md", "Milestones"): ("spec", ["milestones", "ms1"], {"title": "M"}),
+    ("specs.md", "Targets"): ("spec", ["targets", "game"], {"languages": {"python": {"files": ["t.py"]}}}),
+    ("specs.md", "Building and running"): ("spec", ["targets", "game", "languages", "python"], {"files": ["t.py"]}),
+    ("specs.md", "Rubric items"): ("spec", ["rubric", 0], {"id": "play", "title": "Play", "points": 1}),
+    ("specs.md", "Limits"): ("spec", ["defaults", "limits"], {}),
+    ("specs.md", "Message classes"): ("spec", ["messages", "tie"], {"text": "Tie", "accept": "tie"}),
+    ("specs.md", "The state reader"): ("spec", ["state"], {"read": "reference.t:facts"}),
+    ("specs.md", "Turn owners"): ("spec", ["owners", 0], {"item": "play", "what": "the end", "turn": "last"}),
+    ("specs.md", "Options"): ("spec", ["random_start"], RANDOM_START),
+    ("specs.md", "The law of a random setup"): ("spec", ["random_start", "distribution"],
+                                                 {"uniform": [1, 6], "least": 10, "case": "first"}),
+    ("cases.md", "Keys"): ("case", [], None),
+    ("cases.md", "The expected transcript"): ("case", ["expect"], {"exit": 0, "transcript": []}),
+    ("cases.md", "Inputs that fit any start"): ("case", ["inputs"], {"strategy": "leftmost"}),
+    ("cases.md", "Limits"): ("case", [], None),
+    ("cases.md", "Flags"): ("case", [], None),
+    ("cases.md", "What a case looks at"): ("case", [], None),
+    ("adding-a-game.md", "Samples"): ("samples", ["samples", "bug"], {}),
+}
+# Keys of which a mapping holds one: an example of one replaces the other.
+ALTERNATIVES = [{"capture", "fact"}, {"expect", "uniform"}, {"fails", "loses"}]
+ASSIGNMENT_PAGES = ("adding-a-game.md", "specs.md", "cases.md")
+
+
+def _blocks(page: str):
+    """(heading, line, language, text) of every fenced block and (heading, line, rows) of every
+    table of a page, rows as lists of cells; the heading is the nearest one above."""
+    lines = (DOCS / page).read_text(encoding="utf-8").splitlines()
+    heading, number, found = "", 0, []
+    while number < len(lines):
+        line = lines[number]
+        fence = re.match(r"^(```|~~~)(\w*)", line)
+        if fence:
+            end = next(i for i in range(number + 1, len(lines)) if lines[i].startswith(fence.group(1)))
+            found.append(("code", heading, number + 1, fence.group(2), "\n".join(lines[number + 1:end])))
+            number = end + 1
+            continue
+        title = HEADING.match(line)
+        if title:
+            heading = CODE_SPAN.sub(lambda m: m.group(0).strip("`"), title.group(1))
+        elif line.startswith("|"):
+            start = number
+            while number < len(lines) and lines[number].startswith("|"):
+                number += 1
+            found.append(("table", heading, start + 1, None, [_cells(row) for row in lines[start:number]]))
+            continue
+        number += 1
+    return found
+
+
+def _cells(row: str) -> list[str]:
+    """A table row's cells; a `|` inside a code span is not a cell's edge."""
+    cells, cell, in_code = [], "", False
+    for char in row.strip().strip("|"):
+        if char == "`":
+            in_code = not in_code
+        if char == "|" and not in_code:
+            cells.append(cell.strip())
+            cell = ""
+        else:
+            cell += char
+    return cells + [cell.strip()]
+
+
+def _validate(tmp_path: Path, kind: str, data: dict, where: str) -> None:
+    """`data` as the harness reads a case or spec file: through its YAML loader and its schema."""
+    from harness.errors import InputError
+    from harness.loading import schema, yamlfile
+
+    file = tmp_path / f"{kind}.yaml"
+    file.write_text(json.dumps(data), encoding="utf-8")
+    try:
+        schema.validate(yamlfile.load(file), SCHEMAS[kind])
+    except InputError as error:
+        pytest.fail(f"{where}: the example is not a valid {kind}: {error}\n{json.dumps(data, indent=1)}")
+
+
+def _parsed(tmp_path: Path, text: str, where: str):
+    """A YAML snippet read by the harness's own YAML loader (which refuses duplicate keys, aliases...)."""
+    from harness.errors import InputError
+    from harness.loading import yamlfile
+
+    file = tmp_path / "snippet.yaml"
+    file.write_text(text + "\n", encoding="utf-8")
+    try:
+        return yamlfile.load(file).data
+    except InputError as error:
+        pytest.fail(f"{where}: the YAML example does not load: {error}")
+
+
+def _laid(kind: str, keys: list, holder: dict | None, example: dict) -> dict:
+    """The smallest valid document of `kind` with `example`'s keys set in the mapping at `keys`."""
+    document = copy.deepcopy(BASE[kind])
+    if kind == "spec" and keys[:1] == ["random_start"]:
+        document["random_start"] = copy.deepcopy(RANDOM_START)
+    parent = document
+    for depth, key in enumerate(keys):
+        last = depth == len(keys) - 1
+        if isinstance(parent, list):
+            if key >= len(parent):
+                parent.append(copy.deepcopy(holder if last else {}))
+        elif last or key not in parent:
+            parent[key] = copy.deepcopy(holder) if last else [] if isinstance(keys[depth + 1], int) else {}
+        parent = parent[key]
+    for key, value in example.items():
+        for pair in ALTERNATIVES:
+            if key in pair:
+                for other in pair - {key}:
+                    parent.pop(other, None)
+        parent[key] = value
+    return document
+
+
+def _kind_of_block(page: str, data: dict) -> str:
+    if page == "cases.md" or "description" in data:
+        return "case"
+    return "samples" if set(data) == {"samples"} else "spec"
+
+
+@pytest.mark.parametrize("page", ASSIGNMENT_PAGES)
+def test_every_yaml_example_on_the_assignment_pages_is_a_valid_spec_case_or_samples_file(tmp_path, page):
+    """Each ```yaml block of the pages that write an assignment is a whole document or the top-level
+    keys of one: laid onto the smallest valid document of its kind, it passes the harness's schema."""
+    blocks = [b for b in _blocks(page) if b[0] == "code" and b[3] == "yaml"]
+    assert blocks, f"docs/{page} has no YAML example"
+    for _, heading, line, _, text in blocks:
+        where = f"docs/{page}:{line} (under {heading!r})"
+        data = _parsed(tmp_path, text, where)
+        assert isinstance(data, dict), f"{where}: a YAML example is a mapping of top-level keys"
+        kind = _kind_of_block(page, data)
+        document = copy.deepcopy(BASE[kind])
+        document.update(data)
+        _validate(tmp_path, kind, document, where)
+
+
+@pytest.mark.parametrize("page", ASSIGNMENT_PAGES)
+def test_every_example_in_a_table_of_options_is_valid_where_it_belongs(tmp_path, page):
+    """A table with an `example` column gives one example per key; each, set in the smallest valid
+    document where its table's heading says the keys go, passes the schema, and names its row's key."""
+    tables = [b for b in _blocks(page) if b[0] == "table" and "example" in b[4][0]]
+    assert tables, f"docs/{page} has no table of options with examples"
+    for _, heading, line, _, rows in tables:
+        assert (page, heading) in PLACES, f"docs/{page}:{line}: a table of examples under {heading!r}, " \
+                                          "which tests/test_docs.py's PLACES does not place"
+        kind, keys, holder = PLACES[(page, heading)]
+        column = rows[0].index("example")
+        for row in rows[2:]:
+            key = CODE_SPAN.findall(row[0])
+            examples = [span.strip("`") for span in CODE_SPAN.findall(row[column])]
+            if not key or not examples:
+                continue  # a row that is no single key, or points to a section of its own
+            where = f"docs/{page}:{line} (under {heading!r}, row {key[0]})"
+            named = key[0].strip("`")
+            for text in examples:
+                example = _parsed(tmp_path, text, where)
+                assert isinstance(example, dict), f"{where}: the example {text!r} is not `key: value`"
+                shown = set(example) | {k for v in example.values() if isinstance(v, dict) for k in v}
+                assert named in shown, f"{where}: the example {text!r} does not show {named}"
+                _validate(tmp_path, kind, _laid(kind, keys, holder, example), where)
+
+
+# --- links: every relative link of the manual reaches a page and a heading ---------------------
+
+def _manual_links() -> list[tuple[Path, str]]:
+    return [(page, target) for page in sorted(DOCS.glob("*.md"))
+            for target in LINK.findall(prose(page.read_text(encoding="utf-8")))
+            if not re.match(r"[a-z][a-z0-9+.-]*:", target)]
+
+
+def test_every_relative_link_of_the_manual_reaches_a_page_and_heading_that_exist():
+    """Checked here without MkDocs too, so a page read on GitHub or in an editor links as the site does."""
+    links = _manual_links()
+    assert any(t == "specs.md#the-law-of-a-random-setup" for _, t in links)
+    for page, target in links:
+        path, _, anchor = target.partition("#")
+        file = (page.parent / path).resolve() if path else page
+        assert file.is_file(), f"docs/{page.name} links to {target}: no such file"
+        if anchor:
+            assert anchor in anchors(file), f"docs/{page.name} links to {target}: no heading #{anchor} in {file.name}"
+
+
+def test_the_assignment_pages_name_no_readme_section_without_a_link():
+    """The manual's pages used to be sections of the README; a reference to one is a link now."""
+    for page in ASSIGNMENT_PAGES:
+        text = prose((DOCS / page).read_text(encoding="utf-8"))
+        stale = re.findall(r"README[’']s \"[^\"]+\"|\(README, \"[^\"]+\"\)", text)
+        assert not stale, f"docs/{page} points to README sections that are pages now: {stale}"
