@@ -14,6 +14,7 @@ close): this machine (`executor.Local`) unless `Options.pool` gives a cluster
 import contextlib
 import os
 import dataclasses
+import json
 import signal
 import sys
 import time
@@ -23,10 +24,10 @@ from pathlib import Path
 
 from harness.classes import classroom, executor, lateness
 from harness.classes import progress
-from harness.classes import resume
+from harness.classes import history, regrade, resume
 from harness.running import sandbox
 from harness.errors import InputError
-from harness.reporting import exports, files, summary, terminal
+from harness.reporting import exports, files, summary, suspects, terminal
 from harness.results import SubmissionResult, Verdict
 from harness.safe_text import one_line, visible
 
@@ -102,7 +103,7 @@ def grade_class(spec, milestone, cases, paths: list[Path], options: Options) -> 
             return _run(spec, milestone, cases, found, keys, options, look, started, again)
         finally:
             if again.entry is not None:
-                history.finish(again.entry, options.output, bool(again.changes))
+                history.finish(again.entry, bool(again.changes))
 
 
 @dataclass
@@ -186,13 +187,13 @@ def _run(spec, milestone, cases, found, keys, options, look, started, again: Aga
             done += _kept_on_disk([e for e in entries if e.name not in finished], keys, out)
             finished = {d.entry.name for d in done}
             left = [e for e in entries if e.name not in finished]
-            _class_files(spec, milestone, entries, done, left, out)
+            _class_files(spec, milestone, entries, done, left, out, again=again)
             print(_interrupted(done, left, len(entries)), file=sys.stderr)
             signal.signal(signal.SIGINT, signal.default_int_handler)
             return 130
         finally:
             pool.close()
-    _class_files(spec, milestone, entries, done, [], out, time.monotonic() - started)
+    _class_files(spec, milestone, entries, done, [], out, time.monotonic() - started, again)
     return 0 if all(d.result.all_passed and d.result.status == Verdict.GRADED for d in done) else 1
 
 
@@ -237,6 +238,36 @@ def _whole():
         signal.signal(signal.SIGINT, previous)
 
 
+def _to_run(cases, plan: "regrade.Plan | None") -> list:
+    """The cases a submission runs: all, or those its regrade plan runs again."""
+    return cases if plan is None else [case for case in cases if case.name in plan.run]
+
+
+def _compared(spec, milestone, cases, entry, result: SubmissionResult, out: Path, again: Again) -> SubmissionResult:
+    """A regraded submission's whole result (the cases run again in place of their old results),
+    and, when its grade moved, its report kept in the history before it is rewritten."""
+    folder = out / entry.name
+    plan = again.plans.get(entry.name)
+    previous = plan.previous if plan is not None else (resume.stored_result(folder) if again.entry else None)
+    if plan is not None:
+        result = regrade.merged(spec, milestone, cases, plan.previous, result)
+    if previous is not None:
+        previous.name = result.name
+        moved = regrade.change(previous, result)
+        if moved is not None:
+            again.changes.append(moved)
+            if again.entry is not None:
+                again.entry.save(folder)
+    return result
+
+
+def _published_later(name: str, out: Path, again: Again) -> None:
+    """A moved grade's student-facing files wait for `harness publish`; the published ones stay."""
+    if again.entry is not None and name in again.entry.kept:
+        if history.hold_back(out / name, again.entry.folder / name):
+            again.waiting.append(name)
+
+
 def _write(result: SubmissionResult, folder: Path, key: str) -> dict[str, Path]:
     """The submission's report files, then its hash: an interrupted write is graded again."""
     try:
@@ -276,8 +307,9 @@ def _line(item: Done, look: progress.Style) -> str:
 
 
 def _class_files(spec, milestone, entries: list[classroom.Entry], done: list[Done], left: list[classroom.Entry],
-                 out: Path, seconds: float | None = None) -> None:
-    """The gradebook (every submission of the class, in class order) and the class page."""
+                 out: Path, seconds: float | None = None, again: Again | None = None) -> None:
+    """The gradebook (every submission of the class, in class order), the class page, and for a
+    class graded again the delta (`delta.csv`: whose grade moved, why)."""
     out.mkdir(parents=True, exist_ok=True)
     order = {entry.name: index for index, entry in enumerate(entries)}
     done = sorted(done, key=lambda d: order[d.entry.name])
@@ -288,9 +320,15 @@ def _class_files(spec, milestone, entries: list[classroom.Entry], done: list[Don
     exports.gradebook([d.result for d in done], gradebook, [e.name for e in left], sources, spec.items(milestone),
                       late=_lateness(entries),
                       order=in_class_order)
-    page = summary.write(spec, milestone, [summary.Report(d.result, d.report.relative_to(out).as_posix(), d.reused,
-                                                          d.entry.original, _late_line(d)) for d in done],
-                         [e.name for e in left], out / "index.html", in_class_order)
+    regraded = again is not None and again.entry is not None
+    if regraded:
+        again.changes.sort(key=lambda change: order.get(change.name, len(order)))
+        regrade.write_delta(again.changes, out / "delta.csv")
+    reports = [summary.Report(d.result, d.report.relative_to(out).as_posix(), d.reused, d.entry.original, _late_line(d))
+               for d in done]
+    page = summary.write(spec, milestone, reports, [e.name for e in left], out / "index.html", in_class_order,
+                         summary.Since(again.changes, history.pending(out), again.entry.folder.name)
+                         if regraded else None, suspects.find(spec.game, [(r.result, r.link) for r in reports]))
     counts: dict[str, int] = {}
     for item in done:
         counts[item.result.status] = counts.get(item.result.status, 0) + 1
@@ -306,7 +344,22 @@ def _class_files(spec, milestone, entries: list[classroom.Entry], done: list[Don
              f"{'it' if on_disk == 1 else 'them'} again)" if on_disk else ""))
     if kept:
         print(f"the previous gradebook listed submissions this run does not: kept as {kept}")
+    if regraded:
+        print(_regrade_line(again, out))
     print(f"gradebook: {gradebook}\nclass page: {page}")
+
+
+def _regrade_line(again: Again, out: Path) -> str:
+    """What a class graded again changed, and what waits for the instructor."""
+    if not again.changes:
+        return f"graded again: {again.cases_run} case run{'s' if again.cases_run != 1 else ''}; no grade moved"
+    waiting = history.pending(out)
+    return (f"graded again: {again.cases_run} case run{'s' if again.cases_run != 1 else ''}; "
+            f"{len(again.changes)} grade{'s' if len(again.changes) != 1 else ''} moved: {out / 'delta.csv'}; "
+            f"the previous grades are kept ({out / history.HISTORY / again.entry.folder.name}; "
+            f"`harness restore -o {out}` puts them back)"
+            + (f"; {len(waiting)} student report{'s wait' if len(waiting) != 1 else ' waits'} for "
+               f"`harness publish -o {out}`" if waiting else ""))
 
 
 def _late_line(item: Done) -> str:

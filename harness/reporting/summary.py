@@ -120,6 +120,15 @@ class Problem:
 
 
 @dataclass
+class Since:
+    """A class graded again: the grades that moved (classes.regrade.Change), the reports whose
+    new student files wait for `harness publish`, and the history entry holding the old grades."""
+    changes: list
+    waiting: list[str]
+    kept_in: str
+
+
+@dataclass
 class ClassPage:
     title: str
     milestone: str | None
@@ -131,6 +140,8 @@ class ClassPage:
     groups: list[FailureGroup]
     problems: list[Problem]
     order: list[str] | None = None  # the submissions' names in class order
+    suspects: list = field(default_factory=list)  # reporting.suspects.Suspect
+    since: Since | None = None
 
     @property
     def listing(self) -> list:
@@ -269,7 +280,7 @@ def _reason(result: SubmissionResult) -> str:
 
 
 def summarise(reports: list[Report], not_graded: list[str], title: str, milestone: str | None,
-              order: list[str] | None = None) -> ClassPage:
+              order: list[str] | None = None, suspects: list = (), since: Since | None = None) -> ClassPage:
     results = [r.result for r in reports]
     rows = [Row(r.result.name, r.link, r.result.status, r.result.percent, r.result.earned, r.result.possible,
                 r.result.passed, r.result.total, _reason(r.result), r.reused,
@@ -277,7 +288,8 @@ def summarise(reports: list[Report], not_graded: list[str], title: str, mileston
                 visible("; ".join(r.result.off_language)), visible(r.late)) for r in reports]
     problems = [Problem(row.name, row.link, row.status, row.reason) for row in rows if row.status != "graded"]
     return ClassPage(title, milestone, rows, list(not_graded), _histogram(results), _items(results), _cases(results),
-                     _groups(reports), problems, order)
+                     _groups(reports), problems, order,
+                     list(suspects), since)
 
 
 def render(page: ClassPage) -> str:
@@ -287,7 +299,7 @@ def render(page: ClassPage) -> str:
 
 
 def write(spec, milestone: str | None, reports: list[Report], not_graded: list[str], path: Path,
-          order: list[str] | None = None) -> Path:
-    """Write the class page atomically; returns its path."""
-    page = summarise(reports, not_graded, spec.title, milestone, order)
+          order: list[str] | None = None, since: Since | None = None, suspects: list = ()) -> Path:
+    """Write the class page atomically; returns its path. `suspects`: reporting.suspects.find's."""
+    page = summarise(reports, not_graded, spec.title, milestone, order, suspects, since)
     return atomic.write_text(path, writable(render(page)))

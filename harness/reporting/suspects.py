@@ -1,0 +1,129 @@
+"""Suspect cases: a case, and the turn in it, where many submissions that do well elsewhere
+diverge from the expected text at the same line — the sign of an unclear handout or of a case
+stricter than the handout. Found from the class's results alone; each way the submissions
+wrote the line comes with the `harness accept` command that would accept it.
+
+A divergence is suspect when at least `MIN_SUBMISSIONS` submissions, and at least
+`MIN_SHARE` of those that ran the case, diverge at the same line of the same turn, and those
+submissions pass, on average, at least `DOING_WELL` of their other cases. (The expected line
+itself may differ between them: a random start's transcript is the reference's from the start
+each program drew.)"""
+import shlex
+from dataclasses import dataclass, field
+
+from harness.reporting.summary import first_difference
+from harness.results import FAILED, PASSED, SubmissionResult
+from harness.safe_text import cap, visible
+
+MIN_SUBMISSIONS = 2
+MIN_SHARE = 0.15
+DOING_WELL = 0.75
+LINE_CHARS = 300
+
+
+def _norm(line: str | None) -> str | None:
+    return None if line is None else " ".join(line.split()).casefold()
+
+
+@dataclass
+class Variant:
+    """One way the submissions wrote the line, and how many did."""
+    actual: str | None  # None: the line is missing
+    expected: str | None  # the expected line they diverge from
+    count: int
+    extra: bool  # their line comes before the expected one: an extra line, not a rewording
+    command: str  # the `harness accept` that accepts it ("" when none can: a missing line)
+
+
+@dataclass
+class Suspect:
+    case: str
+    rubric: str
+    turn: int
+    typed: str | None  # the line typed before the turn
+    expected: str | None  # the expected line where they diverge
+    submissions: int  # that diverge there
+    ran: int  # that ran the case
+    elsewhere: float  # the share of their other cases they pass (0..1)
+    variants: list[Variant] = field(default_factory=list)
+    students: list[tuple[str, str]] = field(default_factory=list)  # (name, report link)
+
+    @property
+    def share(self) -> float:
+        return self.submissions / self.ran if self.ran else 0.0
+
+
+def _elsewhere(result: SubmissionResult, case: str) -> float | None:
+    others = [c for c in result.cases if c.name != case and c.ran]
+    return sum(c.status == PASSED for c in others) / len(others) if others else None
+
+
+def command(game: str, case: str, turn: int, expected: str | None, actual: str, extra: bool) -> str:
+    words = ["harness", "accept", game, case, "--turn", str(turn)]
+    if not extra and expected is not None:
+        words += ["--line", expected]
+    words += ["--also", actual]
+    return " ".join(shlex.quote(w) for w in words)
+
+
+def find(game: str, reports: list[tuple[SubmissionResult, str]]) -> list[Suspect]:
+    """The suspect divergences of a class, most submissions first. `reports`: each finished
+    submission's (slim) result and the link to its report."""
+    ran: dict[str, int] = {}
+    spots: dict[tuple, dict] = {}
+    for result, link in reports:
+        for case in result.cases:
+            if not case.ran:
+                continue
+            ran[case.name] = ran.get(case.name, 0) + 1
+            if case.status != FAILED or case.first_divergence is None or not case.turns:
+                continue
+            turn = case.turns[min(case.first_divergence, len(case.turns) - 1)]
+            if turn.expected is None or turn.actual is None or turn.expected == turn.actual:
+                continue
+            index, expected, actual = first_difference(turn.expected, turn.actual)
+            if expected is None:
+                continue
+            later = turn.actual.split("\n")[index + 1:index + 2]
+            extra = actual is not None and bool(later) and _norm(later[0]) == _norm(expected)
+            key = (case.name, turn.index, index)
+            spot = spots.setdefault(key, {"rubric": case.rubric, "typed": turn.typed, "members": [], "variants": {}})
+            spot["members"].append((result, link))
+            spot["variants"][(actual, expected, extra)] = spot["variants"].get((actual, expected, extra), 0) + 1
+    found = []
+    for (case, turn, _), spot in spots.items():
+        members = spot["members"]
+        if len(members) < MIN_SUBMISSIONS or len(members) < MIN_SHARE * ran[case]:
+            continue
+        scores = [s for s in (_elsewhere(result, case) for result, _ in members) if s is not None]
+        if not scores or sum(scores) / len(scores) < DOING_WELL:
+            continue
+        variants = [Variant(_shown(actual), _shown(expected), n, extra,
+                            command(game, case, turn, expected, actual, extra) if _typeable(actual, expected) else "")
+                    for (actual, expected, extra), n in sorted(spot["variants"].items(), key=lambda kv: -kv[1])]
+        extras = {(v.actual, v.extra) for v in variants}
+        if len(extras) == 1 and variants[0].extra:  # one extra line, before whatever start each drew: one command
+            variants = [Variant(variants[0].actual, None, len(members), True,
+                                command(game, case, turn, None, _raw(spot, variants[0]), True)
+                                if variants[0].command else "")]
+        expecteds = {v.expected for v in variants}
+        found.append(Suspect(case, spot["rubric"], turn, _shown(spot["typed"]),
+                             expecteds.pop() if len(expecteds) == 1 else None, len(members),
+                             ran[case], sum(scores) / len(scores), variants,
+                             [(result.name, link) for result, link in members]))
+    return sorted(found, key=lambda s: (-s.submissions, s.case, s.turn))
+
+
+def _raw(spot: dict, variant: Variant) -> str:
+    """The variant's line as the programs printed it (not as shown)."""
+    return next(actual for actual, _, extra in spot["variants"] if extra and actual is not None)
+
+
+def _typeable(actual: str | None, expected: str) -> bool:
+    """A line an instructor can accept with a command as it is shown: printable, not blank, short."""
+    return all(text is not None and text.strip() and text.isprintable() and len(text) <= LINE_CHARS
+               for text in (actual, expected))
+
+
+def _shown(text: str | None) -> str | None:
+    return None if text is None else visible(cap(text, LINE_CHARS))
