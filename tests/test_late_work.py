@@ -4,8 +4,12 @@ the spec's `late:` and the command line's options, bad CSV lines refused at thei
 class of the fixture game graded with a deadline: a times CSV, an extensions CSV, a Blackboard
 attempt, a Canvas LATE flag and file times, each row's columns in the gradebook."""
 import csv
+import html
+import json
 import os
+import re
 import shutil
+import subprocess
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -182,6 +186,36 @@ def test_a_bad_late_option_is_one_line_and_exit_2(tmp_path, harness_cli, args, s
 
 # --- a class graded with a deadline -------------------------------------------------------------
 
+PROBE = """<!doctype html><html><body><iframe id="f" style="width:1200px;height:800px" src="{src}"></iframe>
+<script>
+document.getElementById('f').addEventListener('load', () => {{
+  const d = document.getElementById('f').contentWindow.document;
+  const out = document.createElement('pre');
+  out.id = 'probe';
+  out.textContent = JSON.stringify(Object.fromEntries([...d.querySelectorAll('table.list tr')].filter(
+    tr => tr.querySelector('span.late')).map(tr => [tr.querySelector('a').textContent,
+      {{text: tr.querySelector('span.late').textContent, shown: tr.querySelector('span.late').checkVisibility()}}])));
+  document.body.appendChild(out);
+}});
+</script></body></html>"""
+
+
+def _late_lines_in_chromium(page: Path, tmp_path: Path) -> dict | None:
+    """Each row's late line as headless Chromium shows it (None where no Chromium is installed)."""
+    browser = next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None)
+    if browser is None:
+        return None
+    probe = tmp_path / "probe.html"
+    probe.write_text(PROBE.format(src=page.as_uri()), encoding="utf-8")
+    dom = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                          f"--user-data-dir={tmp_path / 'profile'}", "--allow-file-access-from-files",
+                          "--virtual-time-budget=10000", "--dump-dom", probe.as_uri()],
+                         capture_output=True, text=True, timeout=120)
+    found = re.search(r'<pre id="probe">(.*?)</pre>', dom.stdout)
+    assert found, dom.stderr[-2000:]
+    return json.loads(html.unescape(found[1]))
+
+
 def _rows(folder: Path) -> tuple[list[str], dict[str, dict]]:
     with (folder / "gradebook.csv").open(encoding="utf-8", newline="") as f:
         reader = csv.DictReader(f)
@@ -241,8 +275,12 @@ def test_a_class_with_a_deadline_has_each_rows_time_deadline_and_penalty(tmp_pat
     assert (dave["submitted_from"], dave["lateness"], dave["submitted"], dave["late_days"]) == (
         "Canvas LATE flag", lateness.FLAGGED, "", "")
     final(dave, 0)
-    page = (out / "index.html").read_text(encoding="utf-8")
-    assert "late 1.2 h, 1 day counted: −10 %" in page and lateness.FLAGGED in page
+    shown = _late_lines_in_chromium(out / "index.html", tmp_path)
+    if shown is not None:  # the class page's rows, on screen
+        assert set(shown) == set(rows) and all(line["shown"] for line in shown.values())
+        assert shown["alice"]["text"].startswith(f"late 1.2 h, 1 day counted: −10 % → {float(alice['final_percent']):.1f} %")
+        assert shown["daveb_111"]["text"].startswith(lateness.FLAGGED)
+        assert "extension of 2 days" in shown["bob"]["text"]
 
     again = harness_cli("grade", "tally", room, "-o", out, env={"HARNESS_ROOT": str(FIXTURE)})  # no deadline
     assert again.returncode == 1, again.stdout + again.stderr
