@@ -11,7 +11,7 @@ from harness.loading import owners as turn_owners
 from harness.loading import policy as policies
 from harness.loading import random_start as random_starts
 from harness.loading.run_limits import Limits
-from harness.loading import functions, paths
+from harness.loading import functions, paths, stages
 from harness.loading import schema
 from harness.loading import yamlfile
 from harness.errors import InputError
@@ -101,6 +101,7 @@ class Spec:
     built: BuiltReference | None = None  # the recipe's build (harness.building.reference.prepared)
     owners: tuple = ()  # turn_owners.OwnerRule, in the spec's order: which item a turn of any case belongs to
     late: dict = field(default_factory=dict)  # LateRule by milestone (None: the spec's own `late:`)
+    hidden_stages: tuple = ()  # stages.Stage: what a student sees of a failed hidden case, from each date on
 
     def __getstate__(self):
         """Workers get the spec without its YAML node tree (line numbers matter only at load)."""
@@ -223,7 +224,8 @@ def load(game: str, root: Path | None = None) -> Spec:
                 doc,
                 data.get("seed_option"), data.get("rewrite"), messages, data.get("state"), budget,
                 owners=turn_owners.parse(doc, [item.id for item in rubric]),
-                late=_late_rules(doc))
+                late=_late_rules(doc),
+                hidden_stages=stages.parse(doc, lambda keys, value: _deadline(doc, keys, value)))
     _check_references(spec)
     return spec
 
