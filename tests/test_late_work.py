@@ -184,6 +184,31 @@ def test_a_bad_late_option_is_one_line_and_exit_2(tmp_path, harness_cli, args, s
     assert len(done.stderr.strip().splitlines()) == 1 and not (tmp_path / "out").exists()
 
 
+# --- the gradebook's columns -------------------------------------------------------------------
+
+def test_the_gradebook_adds_the_late_columns_after_notes_only_with_a_deadline(tally, grader, tmp_path):
+    spec, cases = tally
+    result = grader.grade(spec, None, cases, SAMPLES / "bug-add")
+    path = tmp_path / "gradebook.csv"
+    exports.gradebook([result], path, ["absent"], rubric=spec.items(None))
+    header, plain = _rows(tmp_path)
+    assert not set(exports.LATE_COLUMNS) & set(header)  # no deadline: the columns as they always were
+    late = {result.name: lateness.assess(POLICY, at(2 * DAY + HOUR)),
+            "absent": lateness.assess(POLICY, lateness.Submitted(None, lateness.UNKNOWN))}
+    exports.gradebook([result], path, ["absent"], rubric=spec.items(None), late=late)
+    header_late, rows = _rows(tmp_path)
+    at_notes = header_late.index("notes") + 1
+    assert header_late == [*header[:at_notes], *exports.LATE_COLUMNS, *header[at_notes:]]
+    row = rows[result.name]
+    assert {k: row[k] for k in header} == plain[result.name]  # the raw score and items unchanged
+    assert (row["lateness"], row["late_days"], row["penalty_percent"]) == (lateness.LATE, "3", "25")  # capped
+    assert float(row["late_hours"]) == pytest.approx(49.0)
+    assert float(row["final_percent"]) == pytest.approx(result.percent * 0.75, abs=0.006)
+    assert float(row["final_earned"]) == pytest.approx(result.earned * 0.75, abs=0.006)
+    absent = rows["absent"]  # not graded: its time and standing, no score
+    assert (absent["status"], absent["lateness"], absent["final_percent"]) == ("not-graded", lateness.NOT_KNOWN, "")
+
+
 # --- a class graded with a deadline -------------------------------------------------------------
 
 PROBE = """<!doctype html><html><body><iframe id="f" style="width:1200px;height:800px" src="{src}"></iframe>
