@@ -101,8 +101,14 @@ class Lateness:
     def line(self, raw: float | None = None) -> str:
         """One line for a person: how it stands, what it cost (and the final percentage, from
         the `raw` one), when it was handed in and the deadline."""
-        when = f"submitted {stamp(self.submitted.time)} ({self.submitted.source})" if self.submitted.time else \
-            f"time from {self.submitted.source}"
+        if self.submitted.time:
+            when = f"submitted {stamp(self.submitted.time)} ({self.submitted.source})"
+        elif self.standing == FLAGGED:
+            when = "no penalty until a times CSV gives its time"
+        elif self.submitted.source == CANVAS_ON_TIME:
+            when = "Canvas did not flag it late"
+        else:
+            when = "no penalty: no LMS time, times CSV row or file time found"
         if self.standing == LATE:
             head = f"late {self.hours:.1f} h, {self.days} day{'s' if self.days != 1 else ''} counted: −{self.penalty:g} %"
             if raw is not None:
