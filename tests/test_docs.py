@@ -165,6 +165,7 @@ PLACES = {
                                                  {"uniform": [1, 6], "least": 10, "case": "first"}),
     ("cases.md", "Keys"): ("case", [], None),
     ("cases.md", "The expected transcript"): ("case", ["expect"], {"exit": 0, "transcript": []}),
+    ("cases.md", "Accepted alternatives"): ("case", ["accept", 0], {"also": "Welcome!"}),
     ("cases.md", "Inputs that fit any start"): ("case", ["inputs"], {"strategy": "leftmost"}),
     ("cases.md", "Limits"): ("case", [], None),
     ("cases.md", "Flags"): ("case", [], None),
@@ -222,7 +223,7 @@ def _validate(tmp_path: Path, kind: str, data: dict, where: str) -> None:
     from harness.loading import schema, yamlfile
 
     file = tmp_path / f"{kind}.yaml"
-    file.write_text(json.dumps(data), encoding="utf-8")
+    file.write_text(json.dumps(data, default=str), encoding="utf-8")  # a YAML time as text
     try:
         schema.validate(yamlfile.load(file), SCHEMAS[kind])
     except InputError as error:
@@ -423,3 +424,72 @@ def test_the_secret_recipe_grades_as_the_page_says(tmp_path, harness_cli):
     samples = harness_cli("samples", game, "--no-sandbox", cwd=root, env=env)
     assert samples.returncode == 0, samples.stdout + samples.stderr
     assert "2 of 2 samples as expected.yaml says" in samples.stdout
+
+
+# --- the tables of options name every key the schemas take --------------------------------------
+
+# Where the keys of each mapping the schemas define are listed: (document, keys to the mapping) ->
+# the tables (page, heading) whose first column names them all.
+COMPLETE = {
+    ("spec", ()): [("specs.md", "Top-level keys")],
+    ("spec", ("reference",)): [("specs.md", "The reference")],
+    ("spec", ("milestones", "ms1")): [("specs.md", "Milestones")],
+    ("spec", ("targets", "game")): [("specs.md", "Targets")],
+    ("spec", ("targets", "game", "languages", "python")): [("specs.md", "Building and running")],
+    ("spec", ("rubric", 0)): [("specs.md", "Rubric items")],
+    ("spec", ("defaults", "limits")): [("specs.md", "Limits")],
+    ("spec", ("messages", "tie")): [("specs.md", "Message classes")],
+    ("spec", ("state",)): [("specs.md", "The state reader")],
+    ("spec", ("owners", 0)): [("specs.md", "Turn owners")],
+    ("spec", ("random_start",)): [("specs.md", "Options")],
+    ("spec", ("random_start", "distribution")): [("specs.md", "The law of a random setup")],
+    ("case", ()): [("cases.md", "Keys")],
+    ("case", ("expect",)): [("cases.md", "The expected transcript")],
+    ("case", ("accept", 0)): [("cases.md", "Accepted alternatives")],
+    ("case", ("inputs",)): [("cases.md", "Inputs that fit any start")],
+    ("case", ("limits",)): [("cases.md", "Limits")],
+    ("case", ("compare",)): [("cases.md", "Presets"), ("cases.md", "Flags"), ("cases.md", "What a case looks at")],
+    ("samples", ("samples", "correct")): [("adding-a-game.md", "Samples")],
+}
+NOT_A_ROW = {("case", ("compare",)): {"preset"}}  # the presets' own table names each preset instead
+
+
+def _schema(name: str) -> dict:
+    return json.loads((ROOT / "harness" / "loading" / "schemas" / name).read_text(encoding="utf-8"))
+
+
+def _resolve(node: dict, document: dict) -> dict:
+    """A schema node with its $ref followed (in its own file or case.schema.json) and, of a oneOf
+    between a plain value and a mapping, the mapping."""
+    while "$ref" in node:
+        file, _, pointer = node["$ref"].partition("#")
+        node = _schema(file) if file else document
+        for part in pointer.strip("/").split("/"):
+            node = node[part]
+    mappings = [n for n in node.get("oneOf", []) if "properties" in n]
+    return mappings[0] if "properties" not in node and mappings else node
+
+
+def _keys_of(kind: str, keys: tuple) -> set[str]:
+    document = _schema(SCHEMAS[kind])
+    node = _resolve(document, document)
+    for key in keys:
+        node = _resolve(node["items"] if isinstance(key, int) else
+                        node.get("properties", {}).get(key) or node["additionalProperties"], document)
+    return set(node["properties"])
+
+
+@pytest.mark.parametrize("place", list(COMPLETE), ids=lambda p: "/".join(map(str, (p[0], *p[1]))))
+def test_the_tables_of_options_name_every_key_the_schema_takes(place):
+    tables: dict[tuple[str, str], list] = {}
+    for page in ASSIGNMENT_PAGES:
+        for block in _blocks(page):
+            if block[0] == "table":
+                tables.setdefault((page, block[1]), []).extend(block[4][2:])
+    named = set()
+    for table in COMPLETE[place]:
+        assert table in tables, f"docs/{table[0]} has no table under {table[1]!r}"
+        named |= {span.strip("`").rstrip(":") for row in tables[table] for span in CODE_SPAN.findall(row[0])}
+    missing = _keys_of(*place) - named - NOT_A_ROW.get(place, set())
+    pages = ", ".join(f"docs/{page} ({heading!r})" for page, heading in COMPLETE[place])
+    assert not missing, f"{pages}: no row for {sorted(missing)}, which the schema takes"
