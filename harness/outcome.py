@@ -71,12 +71,30 @@ class End:
     def describe(self) -> str:
         """As the end of a sentence about the program: "exited with status 1"."""
         return {
-            "exit": f"exited with status {self.status}",
-            "signal": f"was killed by {self.signal}",
-            "waiting": "was still waiting for input when the inputs ran out",
-            "timeout": "timed out",
+            "exit": "ended normally (exit status 0)" if self.status == 0 else f"ended with exit status {self.status}",
+            "signal": f"crashed (killed by {self.signal})",
+            "waiting": "was still waiting for input",
+            "timeout": "ran past its time limit",
             "output-limit": "printed more than the output limit",
         }[self.kind]
+
+    def expectation(self) -> str:
+        """As what a case expects, after "expected": "the program to end normally (exit status 0)"."""
+        return {
+            "exit": ("the program to end normally (exit status 0)" if self.status == 0
+                     else f"the program to end with exit status {self.status}"),
+            "signal": f"the program to be killed by {self.signal}",
+            "waiting": "the program to ask for more input",
+            "timeout": "the program to run past its time limit",
+            "output-limit": "the program to print more than the output limit",
+        }[self.kind]
+
+    def differs_from(self, other: "End") -> str:
+        """How a program's end (self) differs from the expected one (`other`), for a person;
+        "" when they are the same: an end that is as expected is not worth a word."""
+        if self == other:
+            return ""
+        return f"expected {other.expectation()}, but it {self.describe()}"
 
     def __str__(self) -> str:
         return str(self.value)
