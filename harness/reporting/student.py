@@ -22,8 +22,15 @@ def hidden_count(result: SubmissionResult) -> int:
     return sum(1 for case in result.cases if case.visibility == "hidden")
 
 
+# Words about how the grader works, not about the student's program: left out of what they see.
+GRADER_WORDS = (" (the warm compiler)",)
+
+
 def _own_notes(build):
-    return dataclasses.replace(build, intake=[line for line in build.intake if not line.startswith(SHARED_NOTES)])
+    intake = [line for line in build.intake if not line.startswith(SHARED_NOTES)]
+    for words in GRADER_WORDS:
+        intake = [line.replace(words, "") for line in intake]
+    return dataclasses.replace(build, intake=intake)
 
 
 def _rubric(result: SubmissionResult, spec) -> list[RubricItem]:
@@ -37,7 +44,8 @@ def _rubric(result: SubmissionResult, spec) -> list[RubricItem]:
 def public(result: SubmissionResult, spec=None) -> SubmissionResult:
     """The result with every hidden case removed and the public ones scored alone (nothing the
     hidden cases did shows in an item's score), and no note that tells of other students' uploads."""
-    cases = [dataclasses.replace(case) for case in result.cases if case.visibility != "hidden"]
+    # the command line a case ran (the JVM's flags, the grader's folders) is the instructor's
+    cases = [dataclasses.replace(case, command=[]) for case in result.cases if case.visibility != "hidden"]
     shown = dataclasses.replace(result, builds={target: _own_notes(build) for target, build in result.builds.items()})
     if not shown.published or not shown.items:
         return dataclasses.replace(shown, cases=cases, items=[], earned=0.0, possible=0.0)
