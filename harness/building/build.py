@@ -322,9 +322,10 @@ def compile_sources(steps: list[str], values: dict, result: Build, compiler=None
         try:
             done, answered = _step(command, values, result, compiler)
             warm = warm or answered
-        except subprocess.TimeoutExpired:
-            return Compiled(False, "".join(log), f"the build took longer than {BUILD_SECONDS} s: {_shown(command)}",
-                            command, commands=commands)
+        except subprocess.TimeoutExpired:  # the command line goes to the compiler output, not the one-line reason
+            log.append(f"$ {_shown(command)}\n(stopped after {BUILD_SECONDS} s)\n")
+            return Compiled(False, "".join(log), f"compiling took longer than {BUILD_SECONDS} s", command,
+                            commands=commands)
         except OSError as problem:
             return Compiled(False, "".join(log), f"cannot run the build command {command[0]!r}: {problem}", command,
                             commands=commands)
