@@ -77,7 +77,8 @@ def grade(game: str, where: Layout, *, select: str | None, hidden: str, allow_un
     with grading.Grader() as grader:
         result = grader.grade(spec, milestone, found, where.submission, name="submission")
     try:
-        _write(where.results, exports.gradescope(result, hidden))
+        level = spec.hidden_stages[-1].show if spec.hidden_stages else None  # the most a stage shows
+        _write(where.results, exports.gradescope(result, hidden, level))
         _write(where.full_result, result.to_json())
     except OSError as problem:
         raise InputError(f"cannot write {where.results} ({problem.strerror or problem}); "

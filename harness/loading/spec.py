@@ -248,7 +248,7 @@ def _late_rules(doc: yamlfile.Document) -> dict:
 
 def _deadline(doc: yamlfile.Document, keys: list, value) -> datetime:
     example = "2026-03-02T23:59:00-05:00"
-    where = ".".join(keys)
+    where = ".".join(map(str, keys))
     if isinstance(value, str):
         try:
             value = datetime.fromisoformat(value.strip())

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from harness import atomic
 from harness.grading import scoring
-from harness.results import FAILED, HARNESS_ERROR, UNGRADABLE, CaseResult, SubmissionResult, Verdict
+from harness.results import FAILED, HARNESS_ERROR, PASSED, UNGRADABLE, CaseResult, SubmissionResult, Verdict
 from harness.safe_text import cap, visible, writable
 
 MESSAGE_CHARS = 4000  # what a student reads in one test's output
@@ -77,7 +77,20 @@ def case_message(case: CaseResult, worth: str = "") -> str:
     return cap(visible("\n\n".join(lines)), MESSAGE_CHARS)
 
 
-def gradescope(result: SubmissionResult, hidden: str = HIDDEN_CASES) -> dict:
+def _staged_test(test: dict, case: CaseResult, index: int, level: str) -> dict:
+    """A hidden case's test as the spec's `hidden_stages:` level shows it (Gradescope shows a test
+    at one moment only: the harness writes it at the level of the spec's last stage)."""
+    if level == "transcript":
+        return test
+    name = f"{case.name} [{case.rubric}]" if level != "count" else f"hidden case {index}"
+    output = "" if level == "count" else case.description
+    if level == "turn" and case.status != PASSED and case.first_divergence is not None and case.turns:
+        output += f"\n\nYour program's output first differs at turn " \
+                  f"{case.turns[min(case.first_divergence, len(case.turns) - 1)].index}."
+    return {**test, "name": name, "output": visible(output), "tags": [] if level == "count" else test["tags"]}
+
+
+def gradescope(result: SubmissionResult, hidden: str = HIDDEN_CASES, level: str | None = None) -> dict:
     """Gradescope's autograder results format (text output). Every case is a test with its
     share of the score; a hidden case gets the visibility `hidden` (counted in the score
     either way); the build's reason and the compiler's first error are the top-level output,
@@ -93,6 +106,10 @@ def gradescope(result: SubmissionResult, hidden: str = HIDDEN_CASES) -> dict:
         "tags": [case.rubric],
         "visibility": "visible" if case.visibility == "public" else hidden,
     } for case in result.cases]
+    if level is not None:  # the spec stages what a student sees of a hidden case
+        hidden_cases = [i for i, case in enumerate(result.cases) if case.visibility == "hidden"]
+        for number, i in enumerate(hidden_cases, 1):
+            tests[i] = _staged_test(tests[i], result.cases[i], number, level)
     notes = build_notes(result)
     summary = f"{result.title}: {result.passed} of {result.total} cases passed"
     if result.published and not any(case.visibility == "hidden" for case in result.cases):

@@ -35,7 +35,7 @@ class HiddenView:
     stage: str
     said: str  # which stage applies and when the next begins
     hidden: int  # hidden cases in all
-    failed: int  # of those, failed (known once they have run)
+    failed: int | None  # of those, failed (None: not run yet, or not told at the `count` stage)
     cases: list[HiddenCase] = field(default_factory=list)
 
     def to_json(self) -> dict:
@@ -51,9 +51,11 @@ def _text(value: str | None) -> str | None:
 def view(result: SubmissionResult | None, hidden: int, now: stages.Now) -> HiddenView:
     """The failed hidden cases of `result` (None: not run yet) as the stage `now` shows them."""
     if result is None:
-        return HiddenView(now.show, now.describe(), hidden, 0)
+        return HiddenView(now.show, now.describe(), hidden, None)
     failed = [c for c in result.cases if c.visibility == "hidden" and c.status != PASSED]
     shown = []
+    if now.show == stages.COUNT:  # how many hidden cases there are, not how they did
+        return HiddenView(now.show, now.describe(), hidden, None)
     if now.show != stages.COUNT:
         for case in failed:
             item = HiddenCase(case.name, case.description)
@@ -66,11 +68,26 @@ def view(result: SubmissionResult | None, hidden: int, now: stages.Now) -> Hidde
     return HiddenView(now.show, now.describe(), hidden, len(failed), shown)
 
 
+def text(view: HiddenView) -> str:
+    """The same for a terminal (`harness check --server`)."""
+    lines = [f"  {view.said}"]
+    if view.failed is not None and view.hidden:
+        lines.append(f"  {view.failed} of {view.hidden} hidden case{'s' if view.hidden != 1 else ''} failed.")
+    for case in view.cases:
+        lines.append(f"  hidden case {case.name}: {case.description}"
+                     + (f" (your output first differs at turn {case.turn})" if case.turn is not None else ""))
+        for turn in case.turns:
+            lines.append(f"    turn {turn.index}" + (f" after typing {turn.typed!r}" if turn.typed is not None else ""))
+            lines += [f"      expected: {line}" for line in (turn.expected or "").split("\n")]
+            lines += [f"      yours:    {line}" for line in (turn.actual or "").split("\n")]
+    return "\n".join(lines) + "\n"
+
+
 def html_section(view: HiddenView) -> str:
     """The student page's section on the hidden cases (every text escaped)."""
     parts = [f'<section id="hidden-cases"><h2>Hidden cases</h2><p class="stage">{escape(view.said)}</p>',
              f"<p>{view.failed} of {view.hidden} hidden case{'s' if view.hidden != 1 else ''} failed.</p>"
-             if view.hidden else ""]
+             if view.hidden and view.failed is not None else ""]
     for case in view.cases:
         parts.append(f"<div class=\"hidden-case\"><h3>{escape(case.name)}</h3><p>{escape(case.description)}</p>")
         if case.turn is not None and not case.turns:

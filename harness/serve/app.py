@@ -27,6 +27,8 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route
 
 from harness.building import intake
+from harness.loading import stages
+from harness.reporting import hidden
 from harness.reporting import html as report_html
 from harness.serve import form, openapi, page, views
 from harness.serve.queue import Game, Worker
@@ -274,10 +276,21 @@ class App:
         if row.state == DONE and full:
             shown = self._shown(row)
             if shown is not None:
-                data["result"] = views.student_summary(shown)
-                data["text"] = views.student_text(shown)
+                staged = self._staged(row, shown)
+                data["result"] = views.student_summary(shown, staged)
+                data["text"] = views.student_text(shown, staged)
                 data["report"] = f"/api/submissions/{row.id}/report"
         return data
+
+    def _staged(self, row, shown: views.Shown) -> "hidden.HiddenView | None":
+        """What the game's `hidden_stages:` show the student now of the failed hidden cases (None:
+        the game has no stages, so the count alone, as ever). Made from the instructor's result,
+        here, at each request: nothing beyond the stage is sent."""
+        spec = self.s.games[row.game].spec
+        if not spec.hidden_stages or not shown.hidden:
+            return None
+        now = stages.at(spec.hidden_stages)
+        return hidden.view(self.s.store.result(row.id) if now.show != stages.COUNT else None, shown.hidden, now)
 
     def _shown(self, row) -> views.Shown | None:
         """What the student was shown when the public cases were done (kept as it was then);
@@ -349,7 +362,8 @@ class App:
         shown = await run_in_threadpool(self._shown, row) if row.state == DONE else None
         if shown is None:
             return refuse(409, "not graded yet")
-        text = await run_in_threadpool(views.student_html, shown)
+        staged = await run_in_threadpool(self._staged, row, shown)
+        text = await run_in_threadpool(views.student_html, shown, staged)
         return HTMLResponse(text, headers={**SECURITY_HEADERS, "Content-Security-Policy": REPORT_POLICY})
 
     # --- the instructor ----------------------------------------------------------

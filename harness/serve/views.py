@@ -11,7 +11,7 @@ from pathlib import Path
 
 from markupsafe import escape
 
-from harness.reporting import exports, html, summary, terminal
+from harness.reporting import exports, hidden, html, summary, terminal
 from harness.reporting.student import hidden_count, public  # shared with a report's student copy
 from harness.results import SubmissionResult
 from harness.safe_text import writable
@@ -46,21 +46,24 @@ def shown(result: SubmissionResult, spec) -> Shown:
     return Shown(public(result, spec), hidden_count(result))
 
 
-def student_text(view: Shown) -> str:
-    """What a local `harness check` prints, for the public cases, then the hidden count and the note."""
+def student_text(view: Shown, staged: "hidden.HiddenView | None" = None) -> str:
+    """What a local `harness check` prints, for the public cases, then the hidden count (or what
+    the spec's stage shows of the hidden cases) and the note."""
     out = io.StringIO()
     terminal.render(view.result, out, colour=False)
     terminal.explain_failures(view.result, out)
     note = hidden_note(view.hidden)
     if note:
         out.write(f"  {note}\n")
+    if staged is not None:
+        out.write(hidden.text(staged))
     out.write(f"  {NOT_THE_GRADE}\n")
     return out.getvalue()
 
 
-def student_summary(view: Shown) -> dict:
+def student_summary(view: Shown, staged: "hidden.HiddenView | None" = None) -> dict:
     shown = view.result
-    return {"status": str(shown.status), "passed": shown.passed, "total": shown.total,
+    return {"hidden": staged.to_json() if staged is not None else None, "status": str(shown.status), "passed": shown.passed, "total": shown.total,
             "all_passed": shown.all_passed, "percent": shown.percent, "published": shown.published,
             "hidden_cases": view.hidden, "hidden_note": hidden_note(view.hidden),
             "note": NOT_THE_GRADE,
@@ -68,11 +71,12 @@ def student_summary(view: Shown) -> dict:
                        "reason": c.reason} for c in shown.cases]}
 
 
-def student_html(view: Shown) -> str:
-    """The local report's page for the public cases, with the hidden count and the note on top."""
+def student_html(view: Shown, staged: "hidden.HiddenView | None" = None) -> str:
+    """The local report's page for the public cases, with the hidden count (or what the spec's
+    stage shows of the hidden cases) and the note on top."""
     page = html.render(view.result)
     banner = (f'<p class="selfcheck-note" id="selfcheck-note"><strong>{escape(NOT_THE_GRADE)}</strong> '
-              f'{escape(hidden_note(view.hidden))}</p>')
+              f'{escape(hidden_note(view.hidden))}</p>' + (hidden.html_section(staged) if staged is not None else ""))
     return writable(page.replace("<body>", "<body>\n" + banner, 1))
 
 
