@@ -1,6 +1,6 @@
 """The spec's `hidden_stages:`: what a student is shown of a failed hidden case, from given
-dates on. Before the first date a student sees how many hidden cases there are (and how many
-failed); each stage shows more:
+dates on. Before the first date a student sees how many hidden cases there are; each stage
+shows more:
 
 | show         | a failed hidden case shows                                             |
 |--------------|------------------------------------------------------------------------|
@@ -34,7 +34,7 @@ class Now:
     next: Stage | None
 
     def describe(self) -> str:
-        what = {COUNT: "how many hidden cases failed", NAMES: "the name and description of each failed hidden case",
+        what = {COUNT: "how many hidden cases there are", NAMES: "the name and description of each failed hidden case",
                 TURN: "each failed hidden case's name and the turn where your output first differs",
                 TRANSCRIPT: "each failed hidden case in full"}
         said = f"Hidden cases: you are shown {what[self.show]}"
