@@ -436,11 +436,12 @@ def cmd_serve(args) -> int:
         from harness.serve import start
     except ImportError:
         raise InputError("serve needs the serve extra: pip install 'game-harness[serve]'")
+    sock = start.listening(args.host, args.port)  # a port in use is told before anything is loaded
     for game in args.games:  # a reference that rejects its own starts would charge every upload's setup
         spec, milestone = _game(game)
         _check_reference(spec, caseload.load_all(spec, milestone))
     return start.run(args.games, args.roster, args.host, args.port, args.data, args.instructor_token, args.rate,
-                     args.no_sandbox, cluster_address=args.cluster)
+                     args.no_sandbox, cluster_address=args.cluster, sock=sock)
 
 
 def cmd_run(args) -> int:

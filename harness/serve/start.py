@@ -1,7 +1,9 @@
 """`harness serve`: the games and the roster loaded, the store opened, the worker and the
 HTTP server (uvicorn) started; a kill at any moment loses nothing acknowledged."""
+import errno
 import logging
 import os
+import socket
 import sys
 from pathlib import Path
 
@@ -36,8 +38,36 @@ def games(names: list[str]) -> dict[str, Game]:
     return loaded
 
 
+def listening(host: str, port: int) -> socket.socket:
+    """The service's socket, bound before anything is said or loaded: a port in use (or an
+    address this machine does not have) is one line and exit 2, not an address printed and then
+    uvicorn's error."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                             flags=socket.AI_PASSIVE)[0]
+    except (socket.gaierror, UnicodeError) as problem:
+        raise InputError(f"--host {host}: not an address of this machine ({problem}) — give one with --host, "
+                         "e.g. 127.0.0.1") from None
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does: a restart reuses its port
+        sock.bind(address)
+    except OSError as problem:
+        sock.close()
+        if problem.errno == errno.EADDRINUSE:
+            raise InputError(f"port {port} on {host} is in use — choose another with --port") from None
+        if problem.errno == errno.EACCES:
+            raise InputError(f"port {port} on {host} needs more privileges than this user has — choose one "
+                             "above 1023 with --port") from None
+        raise InputError(f"cannot listen on {host} port {port} ({problem.strerror or problem}) — choose another "
+                         "--host or --port") from None
+    return sock
+
+
 def run(names: list[str], roster_file: Path, host: str, port: int, data: Path, instructor: str | None,
-        rate: int, no_sandbox: bool, jobs: int | None = None, cluster_address: str | None = None) -> int:
+        rate: int, no_sandbox: bool, jobs: int | None = None, cluster_address: str | None = None,
+        sock: socket.socket | None = None) -> int:
+    sock = sock or listening(host, port)
     pool = None
     if cluster_address is None:
         sandbox.require(no_sandbox)
@@ -51,10 +81,27 @@ def run(names: list[str], roster_file: Path, host: str, port: int, data: Path, i
     print(f"harness serve: {', '.join(settings.games)} for {len(settings.roster.students)} students on "
           f"http://{host}:{port}/ (data in {data}; {queued} waiting to be graded)", file=sys.stderr, flush=True)
     logging.getLogger("uvicorn.access").disabled = False  # paths only: tokens never travel in a URL
-    uvicorn.run(app.make(settings), host=host, port=port, log_level="info", server_header=False,
-                proxy_headers=True, forwarded_allow_ips="127.0.0.1", limit_concurrency=MAX_CONNECTIONS,
-                timeout_keep_alive=5)
+    server = _Server(uvicorn.Config(app.make(settings), host=host, port=port, log_level="info",
+                                           server_header=False, proxy_headers=True, forwarded_allow_ips="127.0.0.1",
+                                           limit_concurrency=MAX_CONNECTIONS, timeout_keep_alive=5))
+    try:
+        server.run(sockets=[sock])  # the socket bound above: nothing can take the port in between
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sock.close()
+    if not server.started:
+        raise InputError("the service did not start: see the message above")
     return 0
+
+
+class _Server(uvicorn.Server):
+    """uvicorn, on the socket bound beforehand, saying where it listens as it does on its own."""
+
+    async def startup(self, sockets=None) -> None:
+        await super().startup(sockets=sockets)
+        if self.started and sockets:  # uvicorn says so only of a socket it bound itself
+            self._log_started_message(sockets)
 
 
 def _helpers_die_with_the_service() -> None:
