@@ -165,3 +165,85 @@ def test_a_charged_case_whose_other_turns_matched_also_passes_in_its_own_item(ta
     assert both.earned == pytest.approx(weights["add"] / 2)
     assert result.possible == graded_total(spec)
     assert_gradescope_adds_up(result)
+
+
+def shown(value: float) -> str:
+    """Points as a person reads them: two decimals at most, no trailing zero."""
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def test_each_case_is_worth_its_item_s_weight_over_the_item_s_cases(tally, weights):
+    """An item's weight shared by its five cases, one of which passed: every report says each is
+    worth a fifth of it, of the total, and how the item's score was reached."""
+    spec, _ = tally
+    cases = [case(f"add-{n}", "add", PASSED if n == 0 else FAILED) for n in range(5)]
+    result = scored(spec, cases)
+    explained = scoring.explain(result)
+    each = weights["add"] / 5
+    assert result.possible == weights["add"]
+    for one in cases:
+        assert explained.worth(one).text() == f"worth {shown(each)} of {shown(weights['add'])} points"
+        assert explained.worth(one).value == pytest.approx(one.value)
+    (item,) = [i for i in result.items if i.id == "add"]
+    assert explained.account(item).text() == f"1 of 5 cases passed, each worth {shown(each)}"
+    assert item.earned == pytest.approx(each)
+
+
+def test_a_failure_charged_elsewhere_is_explained_in_both_items(tally, weights):
+    spec, _ = tally
+    cases = [case("add-a", "add", PASSED), case("add-b", "add", FAILED, charged_to="illegal"),
+             case("illegal-a", "illegal", FAILED), case("illegal-b", "illegal", PASSED)]
+    result = scored(spec, cases)
+    explained = scoring.explain(result)
+    total = weights["add"] + weights["illegal"]
+    items = {i.id: i for i in result.items}
+    share = weights["illegal"] / 3  # two cases of its own and one failure charged to it
+    assert explained.account(items["illegal"]).text() == (
+        f"1 of 2 cases passed and 1 failure charged here from `add`'s cases, each worth {shown(share)}")
+    assert explained.account(items["add"]).text() == (
+        f"1 of 1 case passed, worth {shown(weights['add'])}; 1 case counted in `illegal` instead (a failure charged there)")
+    assert explained.worth(cases[1]).text() == (
+        f"worth {shown(share)} of {shown(total)} points, counted in `illegal` (a failure charged there)")
+
+
+def test_a_case_counted_in_two_items_gives_each_part(tally, weights):
+    """A banner before an otherwise right game: it passes in its own item and is a failed point of
+    the opening's; its worth names both."""
+    spec, _ = tally
+    cases = [case("add-a", "add", FAILED, charged_to="prompt"), case("add-b", "add", PASSED),
+             case("prompt", "prompt", PASSED)]
+    cases[0].own_passed = True
+    result = scored(spec, cases)
+    worth = scoring.explain(result).worth(cases[0])
+    own, charged = weights["add"] / 2, weights["prompt"] / 2
+    assert worth.text() == (f"worth {shown(own + charged)} of {shown(weights['add'] + weights['prompt'])} points: "
+                            f"{shown(own)} in `add`, earned and {shown(charged)} in `prompt` (a failure charged there)")
+    assert worth.earned == pytest.approx(own) and cases[0].earned == pytest.approx(own)
+
+
+def test_a_case_that_counts_nowhere_says_why(tally, weights):
+    spec, _ = tally
+    setup = spec.random_start.rubric
+    cases = [case("end-a", "end", PASSED), case("end-b", "end", HARNESS_ERROR),
+             case("add-a", "add", UNGRADABLE, charged_to=setup)]
+    result = scored(spec, cases)
+    explained = scoring.explain(result)
+    assert explained.worth(cases[1]).text() == "counts for no points (the harness failed on it)"
+    # the start against the rules is one failed point of setup, the only case counted there
+    assert explained.worth(cases[2]).text() == (
+        f"worth {shown(weights[setup])} of {shown(weights['end'] + weights[setup])} points, counted in `{setup}` "
+        "(a start against the rules charged there)")
+    items = {i.id: i for i in result.items}
+    assert explained.account(items[setup]).text() == f"1 start against the rules charged here, worth {shown(weights[setup])}"
+    assert explained.account(items["add"]).text() == "no case could be graded; not counted"
+
+
+def test_a_case_s_nominal_worth_does_not_depend_on_its_run(tally, weights):
+    """What a student's copy says the hidden cases carry: the rubric's split, whatever they did."""
+    spec, _ = tally
+    runs = [[case("end-a", "end", PASSED, points=2), case("end-b", "end", PASSED, visibility="hidden")],
+            [case("end-a", "end", FAILED, points=2), case("end-b", "end", UNGRADABLE, visibility="hidden",
+                                                          charged_to=spec.random_start.rubric)]]
+    for cases in runs:
+        result = scored(spec, cases)
+        assert scoring.nominal(result.items, cases) == pytest.approx([weights["end"] * 2 / 3, weights["end"] / 3], abs=1e-4)

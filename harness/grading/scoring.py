@@ -259,5 +259,6 @@ def explain(result: SubmissionResult) -> Explanation:
             nothing = f"`{case.charged_to or case.rubric}` is not counted on this run"
         else:
             nothing = ""
-        worths.append(Worth(case.name, case.rubric, tuple(parts[id(case)]), result.possible, nothing))
+        own_first = sorted(parts[id(case)], key=lambda part: bool(part.charged))
+        worths.append(Worth(case.name, case.rubric, tuple(own_first), result.possible, nothing))
     return Explanation(tuple(worths), tuple(accounts))
