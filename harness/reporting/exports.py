@@ -229,9 +229,15 @@ def gradebook(results: list[SubmissionResult], path: Path, not_graded: list[str]
     if order is not None:
         place = {name: index for index, name in enumerate(order)}
         rows.sort(key=lambda row: place.get(row[0], len(place)))
+    if late is not None:  # a deadline is set: the late-work cells after notes
+        by_name = {result.name: result for result in results}
+        for name, row in rows:
+            result = by_name.get(name)
+            row[len(GRADEBOOK_COLUMNS):len(GRADEBOOK_COLUMNS)] = late_cells(
+                late.get(name), result if result is not None and result.published else None)
     with atomic.replacing(path, newline="") as f:  # a reader never sees half a gradebook
-        writer = LateColumns(csv.writer(f), late, results)
-        writer.writerow([*GRADEBOOK_COLUMNS, *[c.header for c in cols]])
+        writer = csv.writer(f)
+        writer.writerow([*GRADEBOOK_COLUMNS, *(LATE_COLUMNS if late is not None else []), *[c.header for c in cols]])
         writer.writerows(row for _, row in rows)
 
 
@@ -240,32 +246,6 @@ def gradebook(results: list[SubmissionResult], path: Path, not_graded: list[str]
 # of the earned score) and the score after it.
 LATE_COLUMNS = ["submitted", "submitted_from", "deadline", "extension", "lateness", "late_hours", "late_days",
                 "penalty_percent", "final_percent", "final_earned"]
-
-
-class LateColumns:
-    """The gradebook's CSV writer with the late-work cells put after `notes` in the header and
-    each row; with no deadline (`late` None) the rows pass as they are."""
-
-    def __init__(self, writer, late: dict | None, results: list[SubmissionResult]):
-        self.writer, self.header = writer, True
-        self.late = None if late is None else {writable(name): item for name, item in late.items()}
-        self.results = {writable(result.name): result for result in results}
-
-    def writerow(self, row) -> None:
-        if self.late is not None:
-            at = len(GRADEBOOK_COLUMNS)
-            if self.header:
-                cells = LATE_COLUMNS
-            else:
-                result = self.results.get(row[0]) if row[3] != Verdict.NOT_GRADED else None
-                cells = late_cells(self.late.get(row[0]), result if result is not None and result.published else None)
-            row = [*row[:at], *cells, *row[at:]]
-        self.header = False
-        self.writer.writerow(row)
-
-    def writerows(self, rows) -> None:
-        for row in rows:
-            self.writerow(row)
 
 
 def late_cells(late, result: SubmissionResult | None) -> list[str]:
