@@ -171,3 +171,22 @@ def test_the_zip_unpacked_as_gradescope_does_grades_through_run_autograder(tmp_p
     results = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
     assert [t["status"] for t in results["tests"]] == ["passed"]
     assert results["score"] == results["tests"][0]["max_score"] > 0
+
+
+def test_each_test_says_what_it_is_worth_of_the_total(harness_cli, tmp_path, selected):
+    """A test's output gives its share of the total as a person reads it (two decimals), the
+    same number as its max_score; with a hidden case among them, the summary the student reads
+    at once says nothing of how an item's cases did."""
+    spec, found = selected
+    sample = ROOT / "examples" / "reversi" / "correct-java"
+    _, results, _ = autograde(harness_cli, tmp_path, {p.name: p.read_text() for p in sample.glob("*.java")})
+    shares = values(spec, found)
+    total = math.fsum(item.points for item in spec.rubric if any(c.rubric == item.id for c in found))
+    tests = check_format(results, shares)
+
+    def shown(value: float) -> str:
+        return f"{value:.2f}".rstrip("0").rstrip(".")
+
+    for name, test in tests.items():
+        assert f"This case: worth {shown(shares[name])} of {shown(total)} points." in test["output"]
+    assert "cases passed," not in results["output"] and "worth" not in results["output"]
