@@ -4,9 +4,11 @@ A document once found valid is remembered by the hash of its content and of the 
 marker file in the user's cache), so a later run loads it without importing or running the
 validator, which is most of a short `harness` call's start-up; errors are never remembered.
 """
+import difflib
 import hashlib
 import json
 import os
+import re
 from functools import cache
 from pathlib import Path
 
@@ -62,9 +64,22 @@ def _validator(name: str):
     return jsonschema.Draft202012Validator(schema, registry=_registry())
 
 
+def _unknown(error) -> list[str]:
+    """The keys an additionalProperties error is about: those its mapping may not hold."""
+    allowed = set(error.schema.get("properties", {}))
+    patterns = list(error.schema.get("patternProperties", {}))
+    return [key for key in error.instance
+            if key not in allowed and not any(re.search(pattern, str(key)) for pattern in patterns)]
+
+
 def _describe(error) -> str:
     where = "/".join(str(p) for p in error.absolute_path) or "top level"
     if error.validator == "additionalProperties":
+        unknown = _unknown(error) if isinstance(error.instance, dict) else []
+        near = difflib.get_close_matches(str(unknown[0]), list(error.schema.get("properties", {})), n=1,
+                                         cutoff=0.6) if unknown else []
+        if near:
+            return f"{where}: {error.message}; did you mean `{near[0]}`?"
         return f"{where}: {error.message}; remove it or check its spelling"
     if error.validator == "required":
         return f"{where}: {error.message}"
@@ -91,9 +106,7 @@ def validate(document: Document, name: str) -> None:
         error = jsonschema.exceptions.best_match(errors)
         path = list(error.absolute_path)
         if error.validator == "additionalProperties" and isinstance(error.instance, dict):
-            allowed = set(error.schema.get("properties", {}))
-            extra = [key for key in error.instance if key not in allowed]
-            path += extra[:1]
+            path += _unknown(error)[:1]
         line = document.line_of(path)
         raise InputError(_describe(error), document.path, line)
     _remember(marker)

@@ -74,13 +74,94 @@ def parse(path: Path, raw: bytes) -> tuple[object, dict]:
         mark = problem.problem_mark or problem.context_mark
         if "nesting depth" in str(problem.problem):  # libyaml's own cap, met before ours on some versions
             raise InputError(_TOO_DEEP, path, at(mark)) from None
-        raise InputError(f"not valid YAML: {problem.problem or problem.context or problem}; fix the syntax",
-                         path, at(mark))
+        message, line = _syntax(problem, text)
+        raise InputError(message, path, min(line, last) if line else at(mark))
     except yaml.YAMLError as problem:
         raise InputError(f"not valid YAML: {problem}; fix the syntax", path)
     finally:
         loader.dispose()
     return data, lines_of(root)
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _significant(lines: list[str], index: int) -> bool:
+    """A line that holds YAML structure (not blank, not a comment)."""
+    stripped = lines[index].strip()
+    return bool(stripped) and not stripped.startswith("#")
+
+
+_BLOCK_TEXT = re.compile(r"(?:^|[:\-]\s)[|>][-+0-9]*\s*(?:#.*)?$")  # a `key: |-` or `- >` line: text follows
+
+
+def _step(lines: list[str]) -> int:
+    """The file's usual indentation step (2 when it shows none), text blocks left out."""
+    steps: dict[int, int] = {}
+    previous = text_above = None
+    for index, line in enumerate(lines):
+        if not _significant(lines, index):
+            continue
+        if text_above is not None and _indent(line) > text_above:
+            continue  # a line of a text block: indented as the text needs
+        text_above = _indent(line) if _BLOCK_TEXT.search(line.strip()) else None
+        if previous is not None and _indent(line) > previous:
+            steps[_indent(line) - previous] = steps.get(_indent(line) - previous, 0) + 1
+        previous = _indent(line)
+    return max(steps, key=lambda step: (steps[step], -step)) if steps else 2
+
+
+def _misaligned(lines: list[str], at: int) -> int:
+    """The 0-based line whose indentation is wrong, when libyaml stopped at line `at` because its
+    indentation matches no open block. Usually `at` itself; but when the block just above has a
+    single line and `at` sits where that line should (one step under their parent, or like the
+    lines after it), that single line is the odd one: libyaml only notices at the next line."""
+    column = _indent(lines[at])
+    parent = next((i for i in range(at - 1, -1, -1) if _significant(lines, i) and _indent(lines[i]) < column), None)
+    if parent is None:
+        return at
+    inside = [i for i in range(parent + 1, at) if _significant(lines, i)]
+    if not inside:
+        return at
+    level = min(_indent(lines[i]) for i in inside)
+    firsts = [i for i in inside if _indent(lines[i]) == level]
+    if level == column or len(firsts) != 1:
+        return at
+    after = [i for i in range(at + 1, len(lines)) if _significant(lines, i)]
+    like_after = bool(after) and _indent(lines[after[0]]) == column
+    if like_after or column - _indent(lines[parent]) == _step(lines):
+        return firsts[0]
+    return at
+
+
+def _syntax(problem: "yaml.MarkedYAMLError", text: str) -> tuple[str, int | None]:
+    """A YAML syntax error in plain words, at the line a person has to fix (1-based; None: the
+    parser's own mark). libyaml names the line where it gave up, which for a slip of
+    indentation is often the line after the slip."""
+    lines = text.split("\n")
+    words = problem.problem or problem.context or str(problem)
+    mark, context = problem.problem_mark, problem.context_mark
+    if mark is None or mark.line >= len(lines):
+        return f"not valid YAML ({words}); fix the syntax", None
+    if lines[mark.line][:mark.column + 1].endswith("\t") or "\t" in lines[mark.line][:_indent(lines[mark.line]) + 1]:
+        return ("a tab in the indentation; YAML indents with spaces only: replace it with spaces "
+                f"(YAML: {words})"), mark.line + 1
+    if problem.problem in ("did not find expected key", "did not find expected '-' indicator") and \
+            _significant(lines, mark.line):
+        line = _misaligned(lines, mark.line)
+        return (f"the indentation of line {line + 1} does not match the lines around it; line it up with the "
+                f"keys or `-` items it belongs with (YAML: {words})"), line + 1
+    if problem.problem == "could not find expected ':'" and context is not None and context.line < len(lines):
+        line = context.line
+        return (f"line {line + 1} reads as a key with no `:`: its indentation does not match the lines around it "
+                "(a line of a text block indented less than the block), or it lacks its `:` "
+                f"(YAML: {words})"), line + 1
+    if problem.problem == "mapping values are not allowed in this context":
+        return (f"line {mark.line + 1} has a `key:` where none can start: its indentation does not match the lines "
+                "around it (deeper than the line above, which already has its value), or a value with `: ` "
+                f"in it needs quotes (YAML: {words})"), mark.line + 1
+    return f"not valid YAML ({words}); fix the syntax", None
 
 
 def lines_of(root) -> dict:
