@@ -245,3 +245,16 @@ def test_a_blank_line_reads_blank_line(bug_add):
     terminal.explain_failures(bug_add, shell)
     typed = case.typed[:case.turns[case.first_divergence].index]
     assert f"typed up to there: {' '.join(repr(t) for t in typed)}" in shell.getvalue()
+
+
+@pytest.mark.parametrize("which", RESULTS)
+def test_every_report_folder_has_a_student_s_copy_without_the_hidden_cases(which, request, tmp_path):
+    """report-student.html beside report.html: the public cases, none of the hidden ones (by name)."""
+    result = request.getfixturevalue(which)
+    written = files.write(result, tmp_path)
+    assert written["student"] == tmp_path / "report-student.html"
+    copy = written["student"].read_text(encoding="utf-8")
+    shown = set(re.findall(r'<details class="case" id="([^"]+)"', copy))
+    assert shown == {c.name for c in result.cases if c.visibility != "hidden"}
+    assert not any(c.name in copy for c in result.cases if c.visibility == "hidden")
+    assert ("must be regraded" in copy) == (not result.published)
