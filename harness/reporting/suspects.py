@@ -16,8 +16,8 @@ from harness.results import FAILED, PASSED, SubmissionResult
 from harness.safe_text import cap, visible
 
 MIN_SUBMISSIONS = 2
-MIN_SHARE = 0.15
-DOING_WELL = 0.75
+MIN_SHARE = 0.25
+DOING_WELL = 0.8
 LINE_CHARS = 300
 
 
