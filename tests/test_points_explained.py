@@ -131,7 +131,8 @@ def test_report_html_gives_each_case_its_worth_and_each_item_its_account(graded,
         assert "1 pt" not in summary
     rubric = text.split('<table class="rubric">')[1].split("</table>")[0]
     for item, parts in items.items():
-        assert f"<td>{account(*parts)}</td>".replace("'", "&#39;") in rubric, rubric
+        as_html = re.sub(r"`([^`]+)`", r"<code>\1</code>", account(*parts)).replace("'", "&#39;")
+        assert f"<td>{as_html}</td>" in rubric, rubric  # an item's id in the sentence is shown as code
 
 
 @pytest.mark.parametrize("sample", SAMPLES_GRADED)

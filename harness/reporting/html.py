@@ -57,6 +57,11 @@ def whitespace(text: str | None, other: str | None = None) -> Markup:
     return Markup("".join(out))
 
 
+def ticks(text: str) -> Markup:
+    """Scoring's sentences (they quote item ids in backticks) escaped, each quoted id as code."""
+    return Markup(re.sub(r"`([^`<>]+)`", r"<code>\1</code>", str(escape(text))))
+
+
 def safe_text(text, limit: int = TEXT_CHARS) -> str:
     return visible(cap(str(text), limit))
 
@@ -70,6 +75,7 @@ def _environment() -> Environment:
     env.filters["safe_text"] = safe_text
     env.filters["lines"] = lambda text: (text or "").count("\n")
     env.filters["points"] = scoring.points
+    env.filters["ticks"] = ticks
     return env
 
 
