@@ -41,7 +41,8 @@ def test_the_first_divergent_turn_and_line_are_named():
     result = run(actual, ["whitespace"])
     assert result.first_divergence == 1
     assert "turn 1 (after typing '4'), line 1" in result.difference
-    assert "missing '!'" in result.difference
+    assert ("expected 'Not a legal move!', your program printed 'Not a legal move' (your line lacks '!' at column 17)"
+            in result.difference)
     assert result.hint is None
 
 
@@ -49,10 +50,10 @@ def test_a_missing_blank_line_is_called_missing():
     expected = [{"out": "Board\n\nRow? "}, {"in": "4"}, {"out": "done\n"}]
     actual = [{"out": "Board\nRow? "}, {"in": "4"}, {"out": "done\n"}]
     result = run(actual, ["default"], expected=expected)
-    assert "a blank line is missing at line 2" in result.difference
+    assert "line 2: the expected output has a blank line here, which your program did not print" in result.difference
     assert result.hint == "would pass if blank lines were ignored"
     extra = [{"out": "Board\n\n\nRow? "}, {"in": "4"}, {"out": "done\n"}]
-    assert "an extra blank line at line 3" in run(extra, ["default"], expected=expected).difference
+    assert "line 3: your program printed an extra blank line" in run(extra, ["default"], expected=expected).difference
 
 
 def test_case_and_extra_lines_hints():
@@ -86,7 +87,7 @@ def test_a_last_turn_case_also_names_where_the_transcripts_first_differ():
     result = run(wrong_both, ["default", {"turns": "last"}])
     assert not result.passed
     assert result.difference.startswith("turn 2")
-    assert "first differ at turn 1 (after typing '4')" in result.difference
+    assert "your program's output first differs from the expected at turn 1 (after typing '4')" in result.difference
 
 
 def test_from_scores_the_last_turn_from_a_marker():
@@ -220,7 +221,7 @@ def test_a_long_line_unlike_the_expected_one_is_described_by_its_first_differing
     nearly = [{"out": "x" + " " * 50_000 + "z\n"}]
     result = compare.compare_within(expected, End.exited(0), nearly, End.exited(0),
                                     compare.View(compare.policy("exact")), seconds=1.0)
-    assert "('y' became 'z' at column 50002)" in result.difference
+    assert "(at column 50002 your line has 'z' where the expected has 'y')" in result.difference
 
 
 def test_many_lines_are_aligned_only_near_the_first_difference():
@@ -234,7 +235,7 @@ def test_many_lines_are_aligned_only_near_the_first_difference():
     same_lines = [{"out": "\n" * 20_000 + "x\n"}]
     result = compare.compare_within([{"out": "\n" * 20_000 + "y\n"}], End.exited(0), same_lines, End.exited(0),
                                     compare.View(compare.policy("exact")), seconds=1.0)
-    assert "line 20001: expected 'y', got 'x'" in result.difference
+    assert result.difference.endswith("line 20001: expected 'y', your program printed 'x'")
 
 
 def _heavy():

@@ -95,7 +95,7 @@ def test_a_failing_case_report_shows_the_divergent_turn(harness_cli, tmp_path):
     assert 'class="diverge"' in html and "Not a legal move" in html
     result = json.loads((tmp_path / "bug-message" / "result.json").read_text())
     failing = [c for c in result["cases"] if c["status"] == "failed"]
-    assert failing and all("missing '!'" in c["reason"] for c in failing)
+    assert failing and all("your line lacks '!'" in c["reason"] for c in failing)
 
 
 def test_a_submission_that_does_not_compile_gets_the_compiler_message(harness_cli, tmp_path):

@@ -208,6 +208,21 @@ def test_hidden_cases_never_appear_in_a_student_response(server, graded):
     assert "student0,,,graded,100.00" in body.decode()
 
 
+def test_a_student_reads_what_their_program_printed_and_what_was_expected(server, graded):
+    """The student's view of a failing case says it in words about the program: no fact line,
+    no "closest:", no command line (tests/test_student_words.py has the whole list)."""
+    from tests.test_student_words import INTERNAL
+    student, state = graded["bug-illegal"]
+    status, report = server.call(f"/api/submissions/{state['id']}/report", server.tokens[student])
+    assert status == 200
+    shown = state["text"] + json.dumps(state["result"]) + report.decode()
+    assert [phrase for phrase in INTERNAL if phrase in shown] == []
+    (case,) = [c for c in state["result"]["cases"] if c["status"] == "failed"]
+    assert "the expected output has the line 'Illegal!'; the closest line your program printed is 'Now " in case["reason"]
+    assert case["reason"] in state["text"]
+    assert "&lt;build&gt;/tally.py</code>" not in report.decode()  # the command line the case ran
+
+
 def test_tokens_are_checked_and_a_student_reads_only_their_own(server, graded):
     student, state = graded["bug-illegal"]
     ident = state["id"]

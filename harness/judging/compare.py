@@ -405,19 +405,22 @@ def _compare(expected_events, expected_end: End, actual_events, actual_end: End,
     passed = all(t.equal for t in judged) and end_ok
     result = Comparison(passed, shown, first, end_ok, flags)
     if not end_ok:
-        result.problems.append(f"expected {expected_end.label()}, but the program {actual_end.describe()}")
+        result.problems.append(actual_end.differs_from(expected_end).replace("but it", "but your program", 1))
     if first is not None:
         turn = judged[0] if flags.turns == "last" else shown[first]
         result.difference = describe_difference(turn, view)
         if flags.turns == "last" and first_anywhere is not None and first_anywhere < turn.index:
             earlier = next(t for t in _compare_turns(exp_turns, exp_inputs, act_turns, act_inputs, view)
                            if t.index == first_anywhere)
-            result.difference += f"; the transcripts first differ at {describe_difference(earlier, view)}"
+            result.difference += (f"; your program's output first differs from the expected at "
+                                  f"{describe_difference(earlier, view)}")
         if end_ok and not view.reads_facts:
             result.hint = _hint(exp_turns, exp_inputs, act_turns, act_inputs, view)
         if view.reads_facts:  # the facts say what differs; the program's own lines say why
             index = turn.index if turn.index < len(printed[1]) else len(printed[1]) - 1
-            result.difference += f"; the program printed there: {_first_printed(printed[1][index])}"
+            if turn.index < len(printed[0]):
+                result.difference += f"; the expected output there: {_first_printed(printed[0][turn.index])}"
+            result.difference += f"; your program printed there: {_first_printed(printed[1][index])}"
     if view.reads_facts:
         _show_printed(shown, *printed)
     return result
@@ -543,12 +546,21 @@ def _quote(line: str) -> str:
 
 
 def describe_difference(turn: Turn, view: View) -> str:
-    """The first line where a turn differs, said the way a person would fix it."""
+    """The first line where a turn differs, said the way a person would fix it: what the
+    program printed and what the expected output has there (for a view that compares the game's
+    facts, the fact in words: "expected the board after this input to read ...")."""
     where = f"turn {turn.index}" + (f" (after typing {turn.typed!r})" if turn.typed is not None else "")
+    found = _first_difference(turn, view)
+    return _said_as_facts(where, turn, view, found) if view.reads_facts else _said_as_text(where, found)
+
+
+def _first_difference(turn: Turn, view: View) -> tuple:
+    """The first difference of a turn, as (what, expected line, actual line, line number):
+    what is "ended", "more", "missing", "extra", "replaced", "invisible" or "cut"."""
     if turn.actual is None:
-        return f"{where}: the program ended before this turn; expected {_short(turn.expected)!r}"
+        return "ended", _short(turn.expected), None, None
     if turn.expected is None:
-        return f"{where}: unexpected output {_short(turn.actual)!r}"
+        return "more", None, _short(turn.actual), None
     exp_lines, exp_keys, exp_numbers = _viewed_lines(turn.expected, view)
     act_lines, act_keys, act_numbers = _viewed_lines(turn.actual, view)
 
@@ -559,34 +571,98 @@ def describe_difference(turn: Turn, view: View) -> str:
     if extra_ok and max(len(exp_keys), len(act_keys)) > DIFF_LINES:  # too long to align: found in order
         missing = _first_missing(exp_keys, act_keys)
         if missing is None:
-            return f"{where}: differs only in line endings or invisible characters"
-        if not exp_lines[missing].strip():
-            return f"{where}: a blank line is missing at line {at(exp_numbers, missing)}"
-        return f"{where}, line {at(exp_numbers, missing)}: missing {_quote(exp_lines[missing])}"
+            return "invisible", None, None, None
+        return "missing", exp_lines[missing], None, at(exp_numbers, missing)
     ops, cut = _line_opcodes(exp_keys, act_keys)
     for tag, i1, i2, j1, j2 in ops:
         if tag == "equal" or tag == "insert" and extra_ok:
             continue
         missing, extra = exp_lines[i1:i2], act_lines[j1:j2]
         if tag == "delete" or tag == "replace" and extra_ok:
-            if not missing[0].strip():
-                return f"{where}: a blank line is missing at line {at(exp_numbers, i1)}"
-            return f"{where}, line {at(exp_numbers, i1)}: missing {_quote(missing[0])}" + (
-                f" (closest: {_quote(extra[0])}{_what_differs(missing[0], extra[0])})" if extra else "")
+            closest = extra[0] if extra and missing[0].strip() else None
+            return "missing", missing[0], closest, at(exp_numbers, i1)
         if tag == "insert":
-            if not extra[0].strip():
-                return f"{where}: an extra blank line at line {at(act_numbers, j1)}"
-            return f"{where}, line {at(act_numbers, j1)}: extra output {_quote(extra[0])}"
+            return "extra", None, extra[0], at(act_numbers, j1)
         exp, act = missing[0], extra[0]
         if not exp.strip() and act.strip():
-            return f"{where}: a blank line is missing at line {at(exp_numbers, i1)}"
+            return "missing", exp, None, at(exp_numbers, i1)
         if exp.strip() and not act.strip():
-            return f"{where}: an extra blank line at line {at(act_numbers, j1)}"
-        return f"{where}, line {at(exp_numbers, i1)}: expected {_quote(exp)}, got {_quote(act)}{_what_differs(exp, act)}"
-    if cut:
-        return (f"{where}: the turns differ after their first {DIFF_LINES} lines (more than "
-                f"{DIFF_LINES} lines are not aligned line by line)")
-    return f"{where}: differs only in line endings or invisible characters"
+            return "extra", None, act, at(act_numbers, j1)
+        return "replaced", exp, act, at(exp_numbers, i1)
+    return ("cut" if cut else "invisible"), None, None, None
+
+
+def _said_as_text(where: str, found: tuple) -> str:
+    what, exp, act, line = found
+    here = f"{where}, line {line}" if line is not None else where
+    if what == "ended":
+        return f"{where}: your program had already ended; the expected output goes on with {exp!r}"
+    if what == "more":
+        return f"{where}: your program printed {act!r} after the expected output had ended"
+    if what == "missing":
+        if not exp.strip():
+            return f"{here}: the expected output has a blank line here, which your program did not print"
+        if act is None:
+            return f"{here}: the expected output has the line {_quote(exp)}, which your program did not print"
+        return (f"{here}: the expected output has the line {_quote(exp)}; the closest line your program "
+                f"printed is {_quote(act)}{_what_differs(exp, act)}")
+    if what == "extra":
+        if not act.strip():
+            return f"{here}: your program printed an extra blank line"
+        return f"{here}: your program printed {_quote(act)}, a line the expected output does not have"
+    if what == "replaced":
+        return f"{here}: expected {_quote(exp)}, your program printed {_quote(act)}{_what_differs(exp, act)}"
+    if what == "cut":
+        return (f"{where}: the outputs differ after their first {DIFF_LINES} lines (longer outputs are "
+                "not compared line by line)")
+    return f"{where}: your program's output differs from the expected only in line endings or invisible characters"
+
+
+# How a kind of fact is named in a sentence ("expected the board after this input to read ...");
+# a kind not here is named by itself ("the score").
+FACT_WORDS = {"board": "the board", "player": "the player asked to move", "turn": "the player asked to move",
+              "result": "the result", "winner": "the winner", "said": "a message", "refused": "a refusal",
+              "counts": "the counts", "welcome": "a welcome line", "unread": "the output"}
+
+
+def _fact(line: str | None) -> tuple[str, str] | None:
+    if line is None or not line.strip():
+        return None
+    kind, _, value = line.partition(": ")
+    return kind, value
+
+
+def _said_as_facts(where: str, turn: Turn, view: View, found: tuple) -> str:
+    """A difference between the facts a turn shows, in words about the game (a fact line
+    `board: _ 0 1` is the reader's, never something the program printed)."""
+    what, exp, act, _line = found
+    mode = view.flags.facts
+    moment = ("drawn here" if mode == "shown" else "after this input" if turn.typed is not None else "at the start")
+
+    def subject(kind: str) -> str:
+        return FACT_WORDS.get(kind, f"the {kind}")
+
+    presence = view.reader.presence if view.reader is not None else ()
+    if what in ("ended", "more"):
+        first = next(filter(None, map(_fact, (exp if what == "ended" else act).split("\n"))), None)
+        if what == "ended":
+            return f"{where}: your program had already ended" + (
+                f"; expected {subject(first[0])} {moment} to read {first[1]!r}" if first else "")
+        return f"{where}: your program went on after the expected game had ended" + (
+            f" (its output shows {subject(first[0])} {first[1]!r})" if first else "")
+    expected, actual = _fact(exp), _fact(act)
+    if expected is not None and expected[0] in presence:
+        return f"{where}: expected {subject(expected[0])} here (in any wording); your program printed none"
+    if expected is not None and actual is not None and expected[0] == actual[0]:
+        return (f"{where}: expected {subject(expected[0])} {moment} to read {expected[1]!r}; "
+                f"in your program's output it reads {actual[1]!r}")
+    if expected is not None:
+        return (f"{where}: expected {subject(expected[0])} {moment} to read {expected[1]!r}; "
+                f"your program's output there does not show it")
+    if actual is not None:
+        return (f"{where}: your program's output shows {subject(actual[0])} {actual[1]!r} here, "
+                "where the expected output shows none")
+    return f"{where}: your program's output shows the game differently from the expected output"
 
 
 def _short(text: str | None, limit: int = 200) -> str | None:
@@ -610,21 +686,24 @@ def _char_opcodes(exp: str, act: str):
 
 
 def _what_differs(exp: str, act: str) -> str:
+    """How an expected line and the program's differ, said of the program's line."""
     if exp.rstrip() == act.rstrip():
-        return " (differs only in spaces at the end of the line)"
+        return " (only the spaces at the end of the line differ)"
     if exp.lower() == act.lower():
-        return " (differs only in letter case)"
+        return " (only letter case differs)"
     if exp.split() == act.split():
-        return " (differs only in spacing)"
+        return " (only the spacing differs)"
     ops = _char_opcodes(exp, act)
     if ops is None:
         return f" (the lines first differ at column {_common_start(exp, act) + 1})"
     ops = [op for op in ops if op[0] != "equal"]
     if len(ops) == 1:
         tag, i1, i2, j1, j2 = ops[0]
+        if (i1, i2, j1, j2) == (0, len(exp), 0, len(act)):
+            return ""  # the whole line: said already
         if tag == "delete":
-            return f" (missing {_quote(exp[i1:i2])} at column {i1 + 1})"
+            return f" (your line lacks {_quote(exp[i1:i2])} at column {i1 + 1})"
         if tag == "insert":
-            return f" (extra {_quote(act[j1:j2])} at column {i1 + 1})"
-        return f" ({_quote(exp[i1:i2])} became {_quote(act[j1:j2])} at column {i1 + 1})"
+            return f" (your line has an extra {_quote(act[j1:j2])} at column {i1 + 1})"
+        return f" (at column {i1 + 1} your line has {_quote(act[j1:j2])} where the expected has {_quote(exp[i1:i2])})"
     return ""

@@ -205,7 +205,7 @@ class _Session:
         """Why the whole run is over its time: its own limit, or what was left of its budget."""
         if self.by_budget:
             return f"{BUDGET_SPENT}: this run was stopped after {self.run_limit:.1f} s (its own limit is {self.limits.run_seconds:g} s)"
-        return f"the whole run took longer than {self.limits.run_seconds:g} s"
+        return f"your program's whole run took longer than {self.limits.run_seconds:g} s"
 
     def _report(self, now: float) -> bool:
         """The time since the last report counted against the budget; False once it is spent."""
@@ -267,7 +267,9 @@ class _Session:
                 unseen = self._unseen_wait(over)
                 if unseen is None:
                     where = f"after input {self.typed}" if self.typed else "before the first input"
-                    return self._finish(End("timeout"), f"no wait for input and no exit within {limits.turn_seconds:g} s {where}")
+                    silent = "printed nothing and " if not self.pending else ""
+                    return self._finish(End("timeout"), f"your program {silent}did not ask for input or end "
+                                                        f"within {limits.turn_seconds:g} s {where}")
                 if ticks is None or now - max(idle_from, last_activity) < limits.quiet_seconds or self.poller.poll(0):
                     unseen = None  # not idle for long enough yet, or output to take: look again (at most quiet_seconds more)
             if unseen is None:
@@ -295,13 +297,15 @@ class _Session:
                     interval = 0.0 if spinning else min(max(interval * _BACKOFF, _FIRST_SLEEP), _LONGEST_LOOK)
                     continue
             else:
-                self.notes.append(f"input {self.typed + 1} typed at the turn limit ({limits.turn_seconds:g} s): the program "
-                                  f"sleeps in {unseen}() on a set the harness cannot read, silent and idle for "
-                                  f"{limits.quiet_seconds:g} s")
+                self.notes.append(f"input {self.typed + 1} was typed after {limits.turn_seconds:g} s: your program had "
+                                  f"printed nothing and used no time for {limits.quiet_seconds:g} s, so it is taken to "
+                                  f"be waiting for input (in {unseen + '()' if unseen.isidentifier() else unseen}, "
+                                  "where the grader cannot see what it waits for)")
             self._flush_turn()
             line = self.inputs.next_line("".join(self.so_far))
             if line is None:
-                return self._finish(End("waiting"), "the program waits for more input than the case gives")
+                given = f"the {self.typed} line{'s' if self.typed != 1 else ''} this case types" if self.typed else "the start"
+                return self._finish(End("waiting"), f"your program asked for more input after {given}")
             self._type(line)
             turn_started = last_activity = time.monotonic()
             ticks, interval = None, 0.0
@@ -333,7 +337,7 @@ class _Session:
                 pass
             if self.child.isalive():
                 return self._finish(End("timeout"), self._over_time() if self.by_budget else
-                                    "the program closed its output but did not exit")
+                                    "your program closed its output but did not end")
         if self.child.signalstatus is not None:
             name = _signal_name(self.child.signalstatus)
             return self._finish(End.killed(name), f"killed by {name}")
