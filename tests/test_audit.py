@@ -16,7 +16,8 @@ import pytest
 
 from harness.suite import audit
 from harness import cli
-from harness.suite import linetrace, mutants
+from harness.suite import accepting, linetrace, mutants
+from harness.loading.acceptances import Acceptance
 from harness.running import proctree
 from harness.loading import cases as caseload
 from harness.loading import spec as specs
@@ -745,3 +746,28 @@ def test_a_cpp_reference_is_audited_with_g_plus_plus(tmp_path, monkeypatch):
     # a string minus a string: g++ refuses it
     assert by[concatenation.id].status == audit.NOT_VIABLE and "does not compile" in by[concatenation.id].reason
     assert report.viable == 1 and report.score == 1.0
+
+
+def test_an_accepted_alternative_is_reported_with_the_mutants_it_lets_through(tmp_path, monkeypatch):
+    """Accepting 'add?' for the prompt 'Add?' in the prompt item's case lets through the mutant
+    that lowers the prompt's letter: caught before, it survives after, and the audit says which
+    acceptance let it in."""
+    lowered = _mutant("play", "text-case", "'Add? '")
+    spec, _ = specs.parse_game("tally", FIXTURE)
+    before = audit.audit(spec, [None], caseload.load_all(spec), audit.AuditOptions(only=(lowered.id,), every_case=True))
+    (caught,) = before.results
+    assert caught.status == audit.KILLED and not caught.let_through
+
+    root = _weak_root(tmp_path, lambda c: True)
+    monkeypatch.setenv("HARNESS_ROOT", str(root))
+    spec, _ = specs.parse_game("tally")
+    killers = [name for name in caught.killed_by]
+    for name in killers:  # the acceptance goes into every case that caught it
+        case = caseload.load_case(root / "cases" / "tally" / f"{name}.yaml", spec)
+        accepting.accept(spec, case, Acceptance("Add?", "add?", None, "the prompt's case is free"))
+    after = audit.audit(spec, [None], caseload.load_all(spec), audit.AuditOptions(only=(lowered.id,), every_case=True))
+    (let_in,) = after.results
+    assert let_in.status == audit.SURVIVED
+    assert sorted(entry.split(",")[0] for entry in let_in.let_through) == sorted(killers)
+    said = audit.text(after)
+    assert "Let through by accepted alternatives (1" in said and "'add?' accepted for 'Add?'" in said

@@ -168,3 +168,69 @@ def test_restore_and_publish_say_what_is_wrong_with_a_folder_that_is_not_a_grade
         done = harness(FIXTURE, command, "-o", tmp_path)
         assert done.returncode == 2 and done.stderr.startswith("harness: "), done.stderr
         assert "Traceback" not in done.stderr
+
+
+GENERATED = {"correct": 10, "variant-banner": 8, "bug-add": 6, "bug-illegal": 4}  # and 2 that hand in nothing
+
+
+def _browser():
+    import shutil
+    return next((shutil.which(n) for n in ("chromium", "chromium-browser") if shutil.which(n)), None)
+
+
+def test_a_class_of_thirty_its_suspect_case_accepted_from_the_page_and_only_those_students_run_again(tmp_path):
+    """A generated class of 30: the suspect case is the one most of a large group that does well
+    elsewhere fails the same way (the greeting), not a bug a smaller group shares; the page's own
+    command accepts it; the regrade runs that case in that group only; the page says who moved."""
+    import html as htmllib
+    import re
+    import shlex
+
+    from harness.reporting import suspects
+
+    root = copy_project(FIXTURE, tmp_path / "project")
+    log = tmp_path / "runs.log"
+    folder, out = tmp_path / "class", tmp_path / "reports"
+    group = {}
+    for sample, count in GENERATED.items():
+        for n in range(count):
+            name = f"{sample}-{n:02d}"
+            group[name] = sample
+            source = (root / "examples" / "tally" / sample / "tally.py").read_text(encoding="utf-8")
+            (folder / name).mkdir(parents=True)
+            (folder / name / "tally.py").write_text(LOGGER.format(log=str(log), name=name) + source, encoding="utf-8")
+    for n in range(2):
+        (folder / f"empty-{n}").mkdir()
+    assert len(list(folder.iterdir())) >= 30
+    assert grade(root, folder, out).returncode == 1
+    built = sum(GENERATED.values())
+    # the thresholds, from the module: the greeting group is over them, the bug-add group is not
+    assert GENERATED["variant-banner"] / built >= suspects.MIN_SHARE > GENERATED["bug-add"] / built
+
+    page = (out / "index.html").read_text(encoding="utf-8")
+    commands = [htmllib.unescape(c) for c in re.findall(r'<code class="accept">([^<]*)</code>', page)]
+    assert len(commands) == 1 and " prompt-two-adds " in commands[0], commands
+    if _browser():
+        dom = subprocess.run([_browser(), "--headless", "--no-sandbox", "--disable-gpu",
+                              f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", (out / "index.html").as_uri()],
+                             capture_output=True, text=True, timeout=120).stdout
+        assert 'id="suspects"' in dom and f"{GENERATED['variant-banner']} of the {built} submissions" in dom
+
+    words = shlex.split(commands[0])
+    assert words[:2] == ["harness", "accept"]
+    assert harness(root, *words[1:]).returncode == 0  # the command as the page shows it
+    log.unlink()
+    assert grade(root, folder, out).returncode == 1  # the bugs still cost
+    ran = runs(log)
+    _, case = load(root, "prompt-two-adds")
+    assert {name for name, _ in ran.values()} == {n for n, s in group.items() if s == "variant-banner"}
+    assert all(typed == case.prefix[:len(typed)] for _, typed in ran.values())
+    delta = rows(out / "delta.csv")
+    assert set(delta) == {n for n, s in group.items() if s == "variant-banner"}
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert "Since the last grading" in page and 'id="suspects"' not in page
+    if _browser():
+        dom = subprocess.run([_browser(), "--headless", "--no-sandbox", "--disable-gpu",
+                              f"--user-data-dir={tmp_path / 'profile2'}", "--dump-dom", (out / "index.html").as_uri()],
+                             capture_output=True, text=True, timeout=120).stdout
+        assert f"{GENERATED['variant-banner']} grades moved" in dom
