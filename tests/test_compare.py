@@ -250,7 +250,7 @@ def test_a_comparison_over_its_cpu_budget_fails_the_case_and_says_why():
     expected, actual, view = _heavy()
     result = compare.compare_within(expected, End.exited(0), actual, End.exited(0), view, seconds=0.01)
     assert not result.passed
-    assert result.problems[0].startswith("comparing this case took more than 0.01 s of CPU: the program's output")
+    assert result.problems[0].startswith("comparing this case took more than 0.01 s of CPU: your program's output")
     assert [t.index for t in result.turns] == [0, 1]  # the turns are still shown, as printed
     assert result.difference is None and result.hint is None
 

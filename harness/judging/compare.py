@@ -454,7 +454,7 @@ def _over_budget(expected_events, expected_end: End, actual_events, actual_end: 
              for i in range(max(len(exp_turns), len(act_turns)))]
     first = next((t.index for t in turns if not t.equal), None)
     size = sum(len(t) for t in act_turns)
-    reason = (f"{over}: the program's output ({size:,} characters in {len(act_turns)} turn(s)) is too large or "
+    reason = (f"{over}: your program's output ({size:,} characters in {len(act_turns)} turn(s)) is too large or "
               "too unusual to compare; a correct program's output compares in well under a second")
     return Comparison(False, turns, first, expected_end == actual_end, view.flags, problems=[reason])
 
