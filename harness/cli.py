@@ -406,9 +406,9 @@ def cmd_check(args) -> int:
     folder = selfcheck.report_folder(args.output, args.submission, spec.game)
     found = _load_cases(spec, milestone, public_only=True)
     hidden = sum(case.visibility == "hidden" for case in caseload.load_all(spec, milestone))
-    if not sandbox.available():
-        print("note: bubblewrap is not installed, so your program runs without the sandbox", file=sys.stderr)
     result = _grade_one(spec, milestone, found, args.submission)
+    if not sandbox.available() and any(not case.unbuilt for case in result.cases):  # only when a program ran
+        print("note: bubblewrap is not installed, so your program ran without the sandbox", file=sys.stderr)
     terminal.render(result)
     terminal.explain_failures(result)
     for line in selfcheck.notes(hidden):

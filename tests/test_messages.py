@@ -6,6 +6,8 @@ import socket
 
 import pytest
 
+from harness.loading import cases as caseload
+from harness.loading import spec as specs
 from tests.helpers import FIXTURE, ROOT, SAMPLES
 
 COMMAND_ROW = re.compile(r"^\| `harness ([a-z-]+)", re.MULTILINE)
@@ -128,3 +130,89 @@ def test_a_key_near_no_allowed_one_is_told_to_be_checked(harness_cli, tally_proj
     done = _loading(harness_cli, tally_project)
     assert done.returncode == 2 and "'zzz'" in done.stderr and "did you mean" not in done.stderr
     assert "remove it or check its spelling" in done.stderr
+
+
+# --- a wrong upload -------------------------------------------------------------------------
+
+NAMES = {"java": "Java", "python": "Python", "cpp": "C++"}
+
+
+def _expects(game: str, target: str, *root) -> str:
+    """What the spec says the target takes, the handout's language first, as a person reads it."""
+    spec, _ = specs.parse_game(game, *root)
+    chosen = spec.targets[target]
+    languages = sorted(chosen.languages.values(), key=lambda lang: lang.name != chosen.handout_language)
+    told = [f"{NAMES[lang.name]}: {', '.join(lang.files)}" for lang in languages]
+    return told[0] + (f" (or {', or '.join(told[1:])})" if told[1:] else "")
+
+
+def _case_count(game: str, public_only: bool = False) -> int:
+    spec, milestone = specs.parse_game(game)
+    return sum(1 for case in caseload.load_all(spec, milestone) if not public_only or case.visibility != "hidden")
+
+
+def _says_nothing_untrue(out: str) -> None:
+    assert "build failed" not in out and "without the sandbox" not in out, out  # nothing was built, nothing ran
+    assert "submission for target" not in out and "written in" not in out, out  # no language was guessed
+
+
+def test_a_notes_file_for_a_java_assignment_says_what_was_found_and_what_is_expected(harness_cli, tmp_path):
+    notes = tmp_path / "notes.md"
+    notes.write_text("# My notes\n", encoding="utf-8")
+    done = harness_cli("grade", "silver-dollar", notes, "-o", tmp_path / "out")
+    assert done.returncode == 1, done.stdout + done.stderr
+    _says_nothing_untrue(done.stdout)
+    told = [line for line in done.stdout.splitlines() if "notes.md" in line and "build of" in line]
+    assert told == [f"  build of game: found notes.md (no source file); this assignment expects "
+                    f"{_expects('silver-dollar', 'game')}"], done.stdout
+    assert f"  FAIL {_case_count('silver-dollar')} cases not run: nothing was built (above)" in done.stdout
+
+
+def test_a_check_of_an_empty_folder_says_it_is_empty_and_no_sandbox_note(harness_cli, tmp_path):
+    (tmp_path / "empty").mkdir()
+    done = harness_cli("check", "silver-dollar", tmp_path / "empty", "-o", tmp_path / "report")
+    assert done.returncode == 1, done.stdout + done.stderr
+    _says_nothing_untrue(done.stdout + done.stderr)
+    assert (f"  build of game: the submission is empty; this assignment expects {_expects('silver-dollar', 'game')}"
+            in done.stdout.splitlines()), done.stdout
+    assert f"{_case_count('silver-dollar', public_only=True)} cases not run: nothing was built" in done.stdout
+
+
+def test_a_folder_of_text_only_says_there_is_no_source_file(harness_cli, tmp_path):
+    folder = tmp_path / "alice"
+    folder.mkdir()
+    (folder / "readme.txt").write_text("I ran out of time\n", encoding="utf-8")
+    done = harness_cli("grade", "tally", folder, "-o", tmp_path / "out", env={"HARNESS_ROOT": str(FIXTURE)})
+    assert done.returncode == 1, done.stdout + done.stderr
+    _says_nothing_untrue(done.stdout)
+    assert (f"  build of game: found readme.txt (no source file); this assignment expects {_expects('tally', 'game', FIXTURE)}"
+            in done.stdout.splitlines()), done.stdout
+
+
+def test_a_python_file_for_a_java_only_game_is_named_as_python_once(harness_cli, tmp_path):
+    """Flip takes Java only, for two targets: the Python file is named once, for both."""
+    program = tmp_path / "flip.py"
+    program.write_text("print('hello')\n", encoding="utf-8")
+    spec, _ = specs.parse_game("flip")
+    assert all(list(target.languages) == ["java"] for target in spec.targets.values())
+    expects = {_expects("flip", target) for target in spec.targets}
+    assert len(expects) == 1
+    done = harness_cli("grade", "flip", program, "-o", tmp_path / "out")
+    assert done.returncode == 1, done.stdout + done.stderr
+    _says_nothing_untrue(done.stdout)
+    told = [line for line in done.stdout.splitlines() if "flip.py" in line and "build of" in line]
+    assert told == [f"  build of {', '.join(spec.targets)}: found flip.py (Python, which this assignment does not "
+                    f"take); this assignment expects {expects.pop()}"], done.stdout
+
+
+def test_a_misnamed_source_in_the_right_language_says_what_is_missing_and_what_was_found(harness_cli, tmp_path):
+    folder = tmp_path / "bob"
+    folder.mkdir()
+    (folder / "SilverDollar.java").write_text("class SilverDollar {}\n", encoding="utf-8")
+    spec, _ = specs.parse_game("silver-dollar")
+    java = spec.targets["game"].languages["java"].files
+    done = harness_cli("grade", "silver-dollar", folder, "-o", tmp_path / "out")
+    assert done.returncode == 1
+    _says_nothing_untrue(done.stdout.replace("  build of game (java)", ""))
+    assert (f"  build of game (java): missing file{'s' if len(java) > 1 else ''} {', '.join(java)}: found "
+            f"SilverDollar.java; a Java submission needs {', '.join(java)}" in done.stdout.splitlines()), done.stdout

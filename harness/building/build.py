@@ -35,6 +35,7 @@ from harness.loading import paths
 from harness.running.environment import child_env
 from harness.building.intake import Choice, IntakeProblem, Submission
 from harness.loading.spec import Language, Spec, Target
+from harness.results import LANGUAGE_NAMES
 
 JVM_FLAGS = [
     "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1", "-XX:-UsePerfData", "-Xshare:auto", "-Xmx256m",
@@ -119,17 +120,46 @@ def expand(template: str, **values) -> list[str]:
 
 def choose_language(sub: Submission, target: Target) -> tuple[Language, dict[str, Choice], list[str]]:
     """The first language whose required files are all there; else the closest, with what is
+    missing: the one with most of its files there, then most files written in it, then fewest
     missing. An optional file left out has no choice (its support copy stands in)."""
-    best = None
-    for lang in target.languages.values():
+    ranked = []
+    for order, lang in enumerate(target.languages.values()):
         choices = {name: intake.choose(sub.files, name) for name in lang.files + lang.optional}
         missing = [name for name in lang.files if choices[name].path is None]
         if not missing:
             return lang, choices, []
-        if best is None or len(missing) < len(best[2]):
-            best = (lang, choices, missing)
-    return best
+        written = sum(intake.language_of(name) == lang.name for name in sub.files)
+        ranked.append(((len(missing) - len(lang.files), -written, len(missing), order), lang, choices, missing))
+    _, lang, choices, missing = min(ranked, key=lambda entry: entry[0])
+    return lang, choices, missing
 
+
+def _language_name(language: str) -> str:
+    return LANGUAGE_NAMES.get(language, language)
+
+
+def expected(target: Target) -> str:
+    """What a target takes, the handout's language first: `Java: PlayGame.java, CoinStrip.java
+    (or Python: silver_dollar.py)`."""
+    languages = sorted(target.languages.values(), key=lambda lang: lang.name != target.handout_language)
+    told = [f"{_language_name(lang.name)}: {', '.join(lang.files)}" for lang in languages]
+    return told[0] + (f" (or {', or '.join(told[1:])})" if told[1:] else "")
+
+
+def _missing(sub: Submission, target: Target, lang: Language, choices: dict[str, Choice],
+             missing: list[str]) -> tuple[str | None, str]:
+    """The language a submission that lacks files is taken to be in (None: nothing of any of
+    the target's languages is there) and why it cannot be built: what was found, what is expected."""
+    present = [name for name in lang.files if choices[name].path]
+    written = [name for name in sub.files if intake.language_of(name) == lang.name]
+    if present or written:
+        return lang.name, (f"missing file{'s' if len(missing) > 1 else ''} {', '.join(missing)}: {intake.found(sub.files)}; "
+                           f"a {_language_name(lang.name)} submission needs {', '.join(lang.files)}")
+    others = sorted({_language_name(language) for name in sub.files
+                     if (language := intake.language_of(name)) and language not in target.languages})
+    kind = (f"{' and '.join(others)}, which this assignment does not take" if others else
+            "no source file" if sub.files else "")
+    return None, f"{intake.found(sub.files)}{f' ({kind})' if kind else ''}; this assignment expects {expected(target)}"
 
 # --- step 2: staging -------------------------------------------------------------------
 
@@ -454,8 +484,7 @@ def build(submission: Path, spec: Spec, target_id: str, compiler=None) -> Build:
         result.language = lang.name
         if missing:
             result.missing_files = True
-            result.reason = (f"missing file{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
-                             f"(a {lang.name} submission for target {target_id} needs {', '.join(lang.files)})")
+            result.language, result.reason = _missing(sub, spec.targets[target_id], lang, choices, missing)
             return result
         warm = compiler if lang.name == "java" else None
         folder = Path(tempfile.mkdtemp(prefix=f"harness-build-{target_id}-",

@@ -28,6 +28,11 @@ IGNORED_DIRS = frozenset({"__MACOSX", ".git", ".svn", ".hg", ".idea", ".vscode",
                           "__pycache__", "bin", "out", "node_modules", "cmake-build-debug", "cmake-build-release"})
 IGNORED_SUFFIXES = (".class", ".o", ".obj", ".pyc", ".exe")
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tar.xz")
+# The language a source file is written in, by its suffix: what a submission holds is told to
+# its author in these terms (a Python file handed in for a Java assignment, or no source at all).
+SOURCE_SUFFIXES = {".java": "java", ".py": "python", ".cpp": "cpp", ".cc": "cpp", ".cxx": "cpp", ".hpp": "cpp",
+                   ".h": "cpp", ".c": "c", ".cs": "c#", ".js": "javascript", ".kt": "kotlin"}
+FOUND_NAMES = 3  # files named when what a submission holds is told
 
 
 class IntakeProblem(Exception):
@@ -65,6 +70,21 @@ class Choice:
             parts.append(f"ignored {', '.join(self.ignored)} (rule: the spec's path, then the shallowest, "
                          "then one under a folder named src, then by name)")
         return "; ".join(parts)
+
+
+def language_of(name: str) -> str | None:
+    """The language a file's suffix says it is written in (None: not a source file)."""
+    return SOURCE_SUFFIXES.get(PurePosixPath(name).suffix.lower())
+
+
+def found(files: list[str]) -> str:
+    """What a submission holds, for a person: `found notes.md`, `found a.txt, b.txt, c.txt and 2
+    more files`, or that it is empty."""
+    if not files:
+        return "the submission is empty"
+    shown = ", ".join(files[:FOUND_NAMES])
+    more = len(files) - FOUND_NAMES
+    return f"found {shown}" + (f" and {more} more file{'s' if more != 1 else ''}" if more > 0 else "")
 
 
 def is_archive(path: Path) -> bool:

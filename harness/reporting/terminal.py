@@ -33,16 +33,22 @@ def render(result: SubmissionResult, stream=None, colour: bool | None = None) ->
     say = lambda text="": print(text, file=stream)  # noqa: E731
     milestone = f" {result.milestone}" if result.milestone else ""
     say(paint(f"{result.title}{milestone} — {one_line(cap(result.submission, REASON_CHARS))}", "bold", on))
-    if result.sandbox == "none":
+    if result.sandbox == "none" and any(not case.unbuilt for case in result.cases):  # only when a program ran
         say(paint("  note: submissions ran without the sandbox (bubblewrap)", "ungradable", on))
+    failed = {}  # the same failure of several targets is said once, naming them all
+    for target, build in result.builds.items():
+        if not build.ok:
+            failed.setdefault((build.language, build.reason), []).append(target)
     for target, build in result.builds.items():
         if build.off_language:
             say(paint(f"  note ({target}): {build.off_language}", "ungradable", on))
         for line in build.intake:
             say(paint(f"  intake ({target}): {one_line(cap(line, REASON_CHARS))}", "dim", on))
-        if not build.ok:
+        same = failed.get((build.language, build.reason), [target])
+        if not build.ok and same[0] == target:
             reason = one_line(cap(build.reason, REASON_CHARS))
-            say(paint(f"  build of {target} ({build.language}): {reason}", "failed", on))
+            language = f" ({build.language})" if build.language else ""  # none: nothing of its languages was found
+            say(paint(f"  build of {', '.join(same)}{language}: {reason}", "failed", on))
             shown = build.further if build.diagnosis else "\n".join(
                 line for line in build.log.strip().splitlines()[-15:] if line.strip() not in build.reason)
             if shown.strip():
@@ -52,7 +58,8 @@ def render(result: SubmissionResult, stream=None, colour: bool | None = None) ->
     unbuilt = [case for case in result.cases if case.unbuilt]
     if unbuilt:
         say(f"  {paint(MARKS[unbuilt[0].status], unbuilt[0].status, on)} {len(unbuilt)} case"
-            f"{'s' if len(unbuilt) != 1 else ''} not run: the build failed (above)")
+            f"{'s' if len(unbuilt) != 1 else ''} not run: "
+            f"{'nothing was built' if result.status == Verdict.MISSING_FILES else 'the build failed'} (above)")
     explained = scoring.explain(result)
     for case in result.cases:
         if case.unbuilt:
