@@ -58,7 +58,7 @@ def test_a_missing_blank_line_is_called_missing():
 
 def test_case_and_extra_lines_hints():
     upper = [{"out": "BOARD\nRow? "}, *EXPECTED[1:]]
-    assert run(upper, ["default"]).hint == "would pass if letter case were ignored"
+    assert run(upper, ["default"]).hint == "would pass if letter case was ignored"
     chatty = [{"out": "Welcome!\nBoard\nRow? "}, *EXPECTED[1:]]
     assert run(chatty, ["default"]).hint == "would pass if extra lines were ignored"
     assert run(chatty, ["lenient"]).passed

@@ -35,7 +35,7 @@ LADDER = [
     ("line endings (CRLF) were normalised", {"crlf": True}),
     ("spaces at the ends of lines were ignored", {"trailing_space": True, "trailing_blank_lines": True}),
     ("blank lines were ignored", {"ignore_blank_lines": True}),
-    ("letter case were ignored", {"ignore_case": True}),
+    ("letter case was ignored", {"ignore_case": True}),
     ("runs of spaces were collapsed", {"collapse_whitespace": True}),
     ("extra lines were ignored", {"ignore_extra_lines": True}),
 ]

@@ -114,7 +114,7 @@ def _decode(data: bytes, notes: list[str], turn: int) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as problem:
-        notes.append(f"turn {turn}: output is not valid UTF-8 (byte {problem.start}); shown as \ufffd")
+        notes.append(f"turn {turn}: your program's output is not valid UTF-8 (byte {problem.start}); shown as \ufffd")
         return data.decode("utf-8", errors="replace")
 
 
