@@ -116,7 +116,7 @@ def test_a_missing_file_scores_zero_with_the_reason(harness_cli, tmp_path):
     (tmp_path / "empty").mkdir()
     done = harness_cli("grade", "reversi", tmp_path / "empty", "-o", tmp_path / "out")
     assert done.returncode == 1
-    assert "missing file Reversi.java" in done.stdout
+    assert "the submission is empty; this assignment expects Java: Reversi.java" in done.stdout
 
 
 def test_regen_check_passes_and_detects_a_stale_case(harness_cli, tmp_path, monkeypatch):
