@@ -166,6 +166,9 @@ def test_a_notes_file_for_a_java_assignment_says_what_was_found_and_what_is_expe
     assert told == [f"  build of game: found notes.md (no source file); this assignment expects "
                     f"{_expects('silver-dollar', 'game')}"], done.stdout
     assert f"  FAIL {_case_count('silver-dollar')} cases not run: nothing was built (above)" in done.stdout
+    page = (tmp_path / "out" / "notes" / "report.html").read_text(encoding="utf-8")  # the report says the same
+    assert "(None)" not in page and "build failed" not in page
+    assert page.count("not run: nothing was built") == _case_count("silver-dollar")
 
 
 def test_a_check_of_an_empty_folder_says_it_is_empty_and_no_sandbox_note(harness_cli, tmp_path):
