@@ -145,6 +145,19 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--no-sandbox", action="store_true",
                    help="run the submission without bubblewrap (the container is then the only sandbox)")
 
+    p = sub.add_parser("classroom", help="grade the checked-out repository for GitHub Classroom's autograding reporter",
+                       epilog=EPILOG)
+    p.add_argument("game", help="a game id, or GAME:MILESTONE")
+    p.add_argument("--submission", type=arguments.path,
+                   help="the student's files (default: $GITHUB_WORKSPACE, else the current folder)")
+    p.add_argument("--points", type=_points, metavar="POINTS",
+                   help="the assignment's points in Classroom; the score is scaled to them (default: the rubric's)")
+    p.add_argument("--output", type=arguments.path,
+                   help="the file result=... is appended to (default: $GITHUB_OUTPUT; printed when unset)")
+    p.add_argument("-k", dest="select", help="only cases whose name contains this text")
+    p.add_argument("--no-sandbox", action="store_true",
+                   help="run the submission without bubblewrap (the runner's machine is then the only sandbox)")
+
     p = sub.add_parser("audit", help="grade mutants of the reference: which cases kill which",
                        epilog=EPILOG)
     p.add_argument("game", help="GAME (every milestone) or GAME:MILESTONE")
@@ -227,6 +240,17 @@ def _budget(text: str) -> float:
     if not (math.isfinite(value) and 0 < value <= specs.MAX_SUBMISSION_SECONDS):
         raise argparse.ArgumentTypeError(f"{text!r} is not a time budget; give seconds above 0 and at most "
                                          f"{specs.MAX_SUBMISSION_SECONDS:g}")
+    return value
+
+
+def _points(text: str) -> float:
+    """--points POINTS: a number above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of points; give a number above 0, such as 100")
     return value
 
 
@@ -629,9 +653,15 @@ def cmd_gradescope(args) -> int:
         raise
 
 
+def cmd_classroom(args) -> int:
+    from harness.grading import classroom
+    place = classroom.where(args.submission, args.output)
+    return classroom.run(args.game, place, points=args.points, select=args.select, allow_unconfined=args.no_sandbox)
+
+
 COMMANDS = {"new": cmd_new, "play": cmd_play, "record": cmd_record, "run": cmd_run, "grade": cmd_grade, "check": cmd_check,
             "regen": cmd_regen, "gradescope": cmd_gradescope, "audit": cmd_audit, "samples": cmd_samples, "serve": cmd_serve,
-            "accept": cmd_accept, "publish": cmd_publish, "restore": cmd_restore}
+            "classroom": cmd_classroom, "accept": cmd_accept, "publish": cmd_publish, "restore": cmd_restore}
 
 
 if __name__ == "__main__":
