@@ -145,6 +145,18 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--no-sandbox", action="store_true",
                    help="run the submission without bubblewrap (the container is then the only sandbox)")
 
+    p = sub.add_parser("prairielearn", help="grade a PrairieLearn external grading job into results.json",
+                       epilog=EPILOG)
+    p.add_argument("game", help="a game id, or GAME:MILESTONE")
+    p.add_argument("--grade-root", type=arguments.path, default=Path("/grade"),
+                   help="the job's folder (default: /grade); data/, student/ and results/ are in it")
+    p.add_argument("--student", type=arguments.path, help="the student's files (default: ROOT/student)")
+    p.add_argument("--results", type=arguments.path, help="the results.json to write (default: ROOT/results/results.json)")
+    p.add_argument("-k", dest="select", help="only cases whose name contains this text")
+    _budget_option(p)
+    p.add_argument("--no-sandbox", action="store_true",
+                   help="run the submission without bubblewrap (the container is then the only sandbox)")
+
     p = sub.add_parser("classroom", help="grade the checked-out repository for GitHub Classroom's autograding reporter",
                        epilog=EPILOG)
     p.add_argument("game", help="a game id, or GAME:MILESTONE")
@@ -653,6 +665,20 @@ def cmd_gradescope(args) -> int:
         raise
 
 
+def cmd_prairielearn(args) -> int:
+    from harness.grading import prairielearn
+    where = prairielearn.layout(args.grade_root, args.student, args.results)
+    try:
+        return prairielearn.grade(args.game, where, select=args.select, allow_unconfined=args.no_sandbox,
+                                  budget=args.budget)
+    except InputError as problem:
+        prairielearn.not_graded(where, str(problem))
+        raise
+    except Exception as problem:  # the harness failed: the student is told it is not their program's fault
+        prairielearn.not_graded(where, f"the harness failed ({type(problem).__name__}).")
+        raise
+
+
 def cmd_classroom(args) -> int:
     from harness.grading import classroom
     place = classroom.where(args.submission, args.output)
@@ -660,7 +686,7 @@ def cmd_classroom(args) -> int:
 
 
 COMMANDS = {"new": cmd_new, "play": cmd_play, "record": cmd_record, "run": cmd_run, "grade": cmd_grade, "check": cmd_check,
-            "regen": cmd_regen, "gradescope": cmd_gradescope, "audit": cmd_audit, "samples": cmd_samples, "serve": cmd_serve,
+            "regen": cmd_regen, "gradescope": cmd_gradescope, "prairielearn": cmd_prairielearn, "audit": cmd_audit, "samples": cmd_samples, "serve": cmd_serve,
             "classroom": cmd_classroom, "accept": cmd_accept, "publish": cmd_publish, "restore": cmd_restore}
 
 
