@@ -247,3 +247,19 @@ def test_a_case_s_nominal_worth_does_not_depend_on_its_run(tally, weights):
     for cases in runs:
         result = scored(spec, cases)
         assert scoring.nominal(result.items, cases) == pytest.approx([weights["end"] * 2 / 3, weights["end"] / 3], abs=1e-4)
+
+
+def test_an_item_whose_every_case_was_charged_elsewhere_says_so(tally, weights):
+    """A derailed game counts only against the item whose turn went wrong: its own item is left out."""
+    spec, _ = tally
+    cases = [case("end-a", "end", FAILED, charged_to="illegal"), case("illegal-a", "illegal", PASSED)]
+    result = scored(spec, cases)
+    explained = scoring.explain(result)
+    items = {i.id: i for i in result.items}
+    assert not items["end"].counted and result.possible == weights["illegal"]
+    assert explained.account(items["end"]).text() == (
+        "every case of it failed at another item's turn: 1 case counted in `illegal` instead (a failure charged there); "
+        "not counted")
+    assert explained.worth(cases[0]).text() == (
+        f"worth {shown(weights['illegal'] / 2)} of {shown(weights['illegal'])} points, counted in `illegal` "
+        "(a failure charged there)")

@@ -175,7 +175,7 @@ class Account:
             return f"graded by a person, {points(item.weight)} points"
         if not item.counted:
             if self.elsewhere and not self.own:
-                why = f"every case of it failed at another item's turn ({self._elsewhere()})"
+                why = f"every case of it failed at another item's turn: {self._elsewhere()}"
             elif not item.cases_gradable + item.cases_ungradable:
                 why = "no cases run"
             else:
