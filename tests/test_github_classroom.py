@@ -19,7 +19,7 @@ import pytest
 import yaml
 
 from harness.grading import classroom
-from tests.helpers import FIXTURE, ROOT, RULES, SAMPLES, expected_percent, typed
+from tests.helpers import FIXTURE, ROOT, RULES, SAMPLES, expected_percent, typed, unplannable_case
 
 ACTION = ROOT / "github-classroom" / "action.yml"
 WORKFLOW = ROOT / "github-classroom" / "classroom.yml"
@@ -105,6 +105,28 @@ def test_the_points_are_the_spec_weights_scaled_to_the_assignment(harness_cli, t
         assert case.name not in text and case.description not in text
 
 
+@pytest.mark.parametrize("show", ["names", "transcript"])
+def test_a_stage_in_force_shows_each_hidden_case_as_it_says(harness_cli, tmp_path, tally, tally_project, show):
+    """The spec's hidden_stages: the stage in force at the run (one that began in the past) shows
+    each hidden case as its own test: by name and description from `names` on, with what it
+    types only at `transcript`."""
+    spec, cases = tally
+    (hidden,) = [case for case in cases if case.visibility == "hidden"]
+    spec_file = tally_project / "specs" / "tally" / "spec.yaml"
+    spec_file.write_text(spec_file.read_text(encoding="utf-8")
+                         + f"hidden_stages:\n  - {{from: '2000-01-01T00:00:00+00:00', show: {show}}}\n",
+                         encoding="utf-8")
+    repo = student_repository(tmp_path, "bug-illegal")  # fails the hidden case
+    output = tmp_path / "github_output"
+    done = harness_cli("classroom", "tally", cwd=repo, env={**actions_env(repo, output), "HARNESS_ROOT": str(tally_project)})
+    assert done.returncode == 1, done.stderr
+    report = decoded(output)
+    (test,) = [t for t in report["tests"] if t["name"].startswith(hidden.name)]
+    assert test["status"] == "fail" and hidden.description in test["message"]
+    assert not any(t["name"].startswith("hidden cases") for t in report["tests"])
+    assert (test["test_code"] != "") == (show == "transcript")
+
+
 def test_the_log_is_framed_so_no_output_is_read_as_a_workflow_command(harness_cli, tmp_path, tally):
     done, report = grade_sample(harness_cli, tmp_path, tally, "bug-add", 100)
     lines = done.stdout.strip().splitlines()
@@ -124,6 +146,24 @@ def test_a_harness_failure_is_an_error_with_no_points(harness_cli, tmp_path):
     assert report["status"] == "error" and report["max_score"] == 0
     (test,) = report["tests"]
     assert test["status"] == "error" and "could not grade" in test["message"] and "nosuchgame" in test["message"]
+
+
+def test_a_grader_failure_on_a_case_reports_no_points(harness_cli, tmp_path, tally, tally_project):
+    """A case the reference cannot plan is the harness's failure, not the student's: status
+    error, max_score 0 (no Points for Classroom), the case an error test, and every score 0."""
+    spec, cases = tally
+    odd = unplannable_case(spec, cases, tally_project / "cases" / "tally")
+    repo = student_repository(tmp_path, "correct")
+    output = tmp_path / "github_output"
+    done = harness_cli("classroom", "tally", "--points", 100, cwd=repo,
+                       env={**actions_env(repo, output), "HARNESS_ROOT": str(tally_project)})
+    assert done.returncode == 2, done.stderr
+    report = decoded(output)
+    check_format(report)
+    assert report["status"] == "error" and report["max_score"] == 0
+    assert [t["status"] for t in report["tests"] if t["name"].startswith(odd.name)] == ["error"]
+    assert all(t["score"] == 0 for t in report["tests"])
+    assert "No points are reported" in done.stdout
 
 
 def test_no_submission_folder_is_an_error(harness_cli, tmp_path):
