@@ -118,7 +118,8 @@ def test_a_stage_in_force_shows_each_hidden_case_as_it_says(harness_cli, tmp_pat
                          encoding="utf-8")
     repo = student_repository(tmp_path, "bug-illegal")  # fails the hidden case
     output = tmp_path / "github_output"
-    done = harness_cli("classroom", "tally", cwd=repo, env={**actions_env(repo, output), "HARNESS_ROOT": str(tally_project)})
+    env = {**actions_env(repo, output), "HARNESS_ROOT": str(tally_project)}
+    done = harness_cli("classroom", "tally", cwd=repo, env=env)
     assert done.returncode == 1, done.stderr
     report = decoded(output)
     (test,) = [t for t in report["tests"] if t["name"].startswith(hidden.name)]

@@ -83,9 +83,16 @@ def _test(name: str, status: str, score: float, message: str, code: str, seconds
             "filename": "", "line_no": 0, "duration": round(seconds * 1000)}
 
 
+TYPED_LINES = 20  # of a case's input shown under its name (the reporter prints it for every test)
+
+
 def _typed(case) -> str:
     """What the case types, one line each: the test's "code" as the reporter shows it."""
-    return "\n".join(f"> {line}" for line in case.typed) if case.typed else "(types nothing)"
+    if not case.typed:
+        return "(types nothing)"
+    shown = [f"> {line}" for line in case.typed[:TYPED_LINES]]
+    more = len(case.typed) - TYPED_LINES
+    return "\n".join(shown + ([f"… and {more} more lines"] if more > 0 else []))
 
 
 def report(result: SubmissionResult, level: str, points: float | None = None) -> tuple[dict, str]:
@@ -209,11 +216,11 @@ def grade(game: str, place: Where, *, points: float | None, select: str | None, 
     with grading.Grader() as grader:
         result = grader.grade(spec, milestone, found, place.submission, name="submission")
     data, summary = report(result, stages.at(spec.hidden_stages).show, points)
-    if not result.published:
-        summary += "\nThe grader failed on a case (not the program's fault): no points are reported until " \
-                   "it is fixed and the submission graded again."
     _log(data, summary)
     write(place, data)
+    if not result.published:
+        print("harness: the grader failed on a case (not the program's fault), so no points are reported; "
+              "fix the case or the harness and grade the submission again", file=sys.stderr)
     return 2 if not result.published else 0 if result.all_passed else 1
 
 
