@@ -11,6 +11,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 from dataclasses import replace
 from pathlib import Path
 
@@ -194,6 +195,23 @@ def test_no_data_json_or_no_such_game_is_not_gradable(tmp_path, harness_cli):
     assert results["gradable"] is False and "no-such-game" in results["message"]
 
 
+def test_a_stage_in_force_shows_the_failed_hidden_case_and_no_more(tmp_path, harness_cli, tally_project):
+    spec = tally_project / "specs" / "tally" / "spec.yaml"
+    spec.write_text(spec.read_text() + "hidden_stages:\n  - {from: '2000-01-01T00:00:00+00:00', show: names}\n"
+                    "  - {from: '2999-01-01T00:00:00+00:00', show: turn}\n")
+    grade = tmp_path / "grade"
+    for folder in ("data", "student"):
+        (grade / folder).mkdir(parents=True)
+    (grade / "data" / "data.json").write_text('{"submitted_answers": {}}', encoding="utf-8")
+    shutil.copy(SAMPLES / "bug-illegal" / "tally.py", grade / "student")
+    done = harness_cli("prairielearn", "tally", "--grade-root", grade, env={"HARNESS_ROOT": str(tally_project)})
+    assert done.returncode == 1, done.stderr
+    test = next(t for t in results_of(grade)["tests"] if t["name"] == "hidden cases")
+    assert "1 of 1 hidden case failed" in test["output"] and f"hidden case {HIDDEN}:" in test["output"]
+    assert "first differs at turn" not in test["output"]  # the `turn` stage has not begun
+    assert "not shown" not in test["description"] and "From 2999-01-01" in test["message"]
+
+
 @pytest.fixture(scope="module")
 def bug_result(grader, spec_and_cases, tmp_path_factory) -> SubmissionResult:
     spec, cases = spec_and_cases
@@ -262,3 +280,62 @@ def test_the_builder_refuses_a_full_folder_an_unknown_game_and_a_long_timeout(tm
 def prairielearn_budget(timeout: int) -> int:
     """What the builder keeps of a timeout for the runs: the timeout less 60 s, at least half of it."""
     return max(timeout - 60, math.ceil(timeout / 2))
+
+
+FORGER = '''import json, sys
+grade = GRADE
+def attempt(what, act):
+    try:
+        act()
+        print(f"{what}: done")
+    except OSError as problem:
+        print(f"{what}: refused ({type(problem).__name__})")
+def forge():
+    with open(f"{grade}/results/results.json", "w") as f:
+        f.write(json.dumps({"gradable": True, "score": 1.0, "message": "forged", "output": "", "tests": []}))
+def rewrite():
+    with open(f"{grade}/serverFilesCourse/harness-tally/run_grader", "a") as f:
+        f.write("echo forged\\n")
+attempt("results", forge)
+attempt("cases", lambda: open(f"{grade}/serverFilesCourse/harness-tally/cases/tally/HIDDEN.yaml").read())
+attempt("data", lambda: open(f"{grade}/data/data.json").read())
+attempt("script", rewrite)
+'''
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None,
+                    reason="PrairieLearn runs the entry point as root (and setpriv drops the program)")
+def test_without_the_sandbox_a_program_cannot_forge_its_results_or_read_the_cases(tmp_path, built):
+    """As in a container that allows no user namespaces: a `bwrap` that fails first on PATH."""
+    root = Path(tempfile.mkdtemp(prefix="grade-"))
+    root.chmod(0o755)  # as open as a container might leave the job
+    try:
+        grade = job(root, built, {"tally.py": FORGER.replace("GRADE", repr(str(root / "grade")))
+                                  .replace("HIDDEN", HIDDEN).encode()})
+        for folder in ("grade", "grade/data", "grade/serverFilesCourse", "grade/student", "grade/tests"):
+            (root / folder).chmod(0o755)
+        (root / "grade" / "results").mkdir(mode=0o777)
+        (root / "grade" / "results").chmod(0o777)
+        script = root / "grade" / "serverFilesCourse" / "harness-tally" / "run_grader"
+        before = script.read_bytes()
+        tools = tmp_path / "tools"
+        tools.mkdir()
+        (tools / "bwrap").write_text("#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n")
+        (tools / "bwrap").chmod(0o755)
+        info = json.loads((built / "questions" / "tally" / "info.json").read_text(encoding="utf-8"))
+        words = shlex.split(info["externalGradingOptions"]["entrypoint"])
+        done = subprocess.run(["bash", str(script), *words[1:]], capture_output=True, text=True, timeout=600,
+                              env=_env(GRADE_ROOT=str(root / "grade"), HARNESS_PYTHON=sys.executable,
+                                       PATH=f"{tools}{os.pathsep}{os.environ['PATH']}"))
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "--no-sandbox" in done.stdout  # it did grade without the sandbox
+        results = results_of(root / "grade")
+        assert "forged" not in json.dumps(results) and results["gradable"] is True
+        full = json.loads((root / "grade" / "results" / "result.json").read_text(encoding="utf-8"))
+        assert results["score"] == SubmissionResult.from_json(full).percent / 100 < 1
+        printed = "".join(e.get("out", "") for case in full["cases"] for e in case["actual"])
+        for what in ("results", "cases", "data", "script"):
+            assert f"{what}: refused" in printed, printed
+        assert script.read_bytes() == before
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
