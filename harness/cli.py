@@ -93,6 +93,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--no-sandbox", action="store_true",
                    help="run submissions without bubblewrap (only for programs you trust)")
     _budget_option(p)
+    alike = p.add_argument_group("similarity", "pairs of submissions whose code is alike (the similarity extra); "
+                                 "see docs/similarity.md")
+    alike.add_argument("--similarity", action="store_true",
+                       help="compare every pair of submissions: similarity.html, linked from the class page")
+    alike.add_argument("--similarity-threshold", type=arguments.percent, metavar="PERCENT",
+                       help="list a pair when at least PERCENT of either one's code is found in the other "
+                            "(default: 50; implies --similarity)")
     late = p.add_argument_group("late work", "the deadline and penalty (over the spec's late:); see docs/late-work.md")
     late.add_argument("--deadline", type=arguments.deadline, metavar="TIME",
                       help="ISO 8601 with its time zone, e.g. 2026-03-02T23:59:00-05:00")
@@ -417,17 +424,27 @@ def cmd_grade(args) -> int:
                              args.times, args.extensions)
     found = _load_cases(spec, milestone, args.select)
     detail = progress.QUIET if args.quiet else progress.VERBOSE if args.verbose else progress.NORMAL
+    similar = _similarity(args)
     if not args.cluster:
         sandbox.require(args.no_sandbox)
         return batch.grade_class(spec, milestone, found, args.submissions,
-                                 batch.Options(args.output, detail, args.color, args.force, late=late))
+                                 batch.Options(args.output, detail, args.color, args.force, late=late,
+                                               similarity=similar))
     from harness.classes import cluster  # each worker checks its own sandbox: a submission's verdict says when it has none
     pool = cluster.connect(args.cluster, args.no_sandbox or config.load().sandbox == "off")
     try:
         return batch.grade_class(spec, milestone, found, args.submissions,
-                                 batch.Options(args.output, detail, args.color, args.force, pool, late))
+                                 batch.Options(args.output, detail, args.color, args.force, pool, late, similar))
     finally:
         pool.close()
+
+
+def _similarity(args) -> float | None:
+    """The threshold of `--similarity` (docs/similarity.md), or None when pairs are not compared."""
+    from harness.classes import similarity
+    if args.similarity_threshold is not None:
+        return args.similarity_threshold
+    return similarity.DEFAULT_THRESHOLD if args.similarity else None
 
 
 def cmd_check(args) -> int:

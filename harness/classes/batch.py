@@ -24,7 +24,7 @@ from pathlib import Path
 
 from harness.classes import classroom, executor, lateness
 from harness.classes import progress
-from harness.classes import history, regrade, resume
+from harness.classes import history, regrade, resume, similarity
 from harness.running import sandbox
 from harness.errors import InputError
 from harness.reporting import exports, files, summary, suspects, terminal
@@ -42,6 +42,7 @@ class Options:
     force: bool  # regrade even what is unchanged
     pool: "executor.Executor | None" = None  # where submissions are graded: None for this machine (`executor.Local`)
     late: "lateness.Settings | None" = None  # the deadline and late policy, when one is set
+    similarity: float | None = None  # --similarity: the threshold in percent (None: no comparison)
 
 
 @dataclass
@@ -193,7 +194,7 @@ def _run(spec, milestone, cases, found, keys, options, look, started, again: Aga
             return 130
         finally:
             pool.close()
-    _class_files(spec, milestone, entries, done, [], out, time.monotonic() - started, again)
+    _class_files(spec, milestone, entries, done, [], out, time.monotonic() - started, again, options.similarity)
     return 0 if all(d.result.all_passed and d.result.status == Verdict.GRADED for d in done) else 1
 
 
@@ -307,9 +308,11 @@ def _line(item: Done, look: progress.Style) -> str:
 
 
 def _class_files(spec, milestone, entries: list[classroom.Entry], done: list[Done], left: list[classroom.Entry],
-                 out: Path, seconds: float | None = None, again: Again | None = None) -> None:
+                 out: Path, seconds: float | None = None, again: Again | None = None,
+                 threshold: float | None = None) -> None:
     """The gradebook (every submission of the class, in class order), the class page, and for a
-    class graded again the delta (`delta.csv`: whose grade moved, why)."""
+    class graded again the delta (`delta.csv`: whose grade moved, why); with a `threshold`, the
+    similar pairs' page linked from the class page (docs/similarity.md)."""
     out.mkdir(parents=True, exist_ok=True)
     order = {entry.name: index for index, entry in enumerate(entries)}
     done = sorted(done, key=lambda d: order[d.entry.name])
@@ -326,9 +329,12 @@ def _class_files(spec, milestone, entries: list[classroom.Entry], done: list[Don
         regrade.write_delta(again.changes, out / "delta.csv")
     reports = [summary.Report(d.result, d.report.relative_to(out).as_posix(), d.reused, d.entry.original, _late_line(d))
                for d in done]
+    similar = None if threshold is None else similarity.step(spec, entries, out, threshold,
+                                                             {d.entry.name: d.report.relative_to(out).as_posix() for d in done})
     page = summary.write(spec, milestone, reports, [e.name for e in left], out / "index.html", in_class_order,
                          summary.Since(again.changes, history.pending(out), again.entry.folder.name)
-                         if regraded else None, suspects.find(spec.game, [(r.result, r.link) for r in reports]))
+                         if regraded else None, suspects.find(spec.game, [(r.result, r.link) for r in reports]),
+                         similar if similar is not None and similar.page is not None else None)
     counts: dict[str, int] = {}
     for item in done:
         counts[item.result.status] = counts.get(item.result.status, 0) + 1
@@ -347,6 +353,8 @@ def _class_files(spec, milestone, entries: list[classroom.Entry], done: list[Don
     if regraded:
         print(_regrade_line(again, out))
     print(f"gradebook: {gradebook}\nclass page: {page}")
+    if similar is not None:
+        print(similar.line)
 
 
 def _regrade_line(again: Again, out: Path) -> str:

@@ -142,6 +142,7 @@ class ClassPage:
     order: list[str] | None = None  # the submissions' names in class order
     suspects: list = field(default_factory=list)  # reporting.suspects.Suspect
     since: Since | None = None
+    similarity: object = None  # classes.similarity.Outcome: the link to similarity.html and its count
 
     @property
     def listing(self) -> list:
@@ -299,7 +300,8 @@ def render(page: ClassPage) -> str:
 
 
 def write(spec, milestone: str | None, reports: list[Report], not_graded: list[str], path: Path,
-          order: list[str] | None = None, since: Since | None = None, suspects: list = ()) -> Path:
+          order: list[str] | None = None, since: Since | None = None, suspects: list = (), similarity=None) -> Path:
     """Write the class page atomically; returns its path. `suspects`: reporting.suspects.find's."""
     page = summarise(reports, not_graded, spec.title, milestone, order, suspects, since)
+    page.similarity = similarity
     return atomic.write_text(path, writable(render(page)))
