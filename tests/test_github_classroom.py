@@ -192,13 +192,18 @@ def test_bad_points_are_refused(harness_cli, tmp_path, points):
     assert done.returncode == 2 and "is not a number of points" in done.stderr and "Traceback" not in done.stderr
 
 
-def test_the_action_script_grades_and_reports(tmp_path, tally):
-    """grade.sh, as the action runs it, with this checkout's harness standing for the one it installs."""
+@pytest.mark.parametrize("folder", [".", "src"])
+def test_the_action_script_grades_and_reports(tmp_path, tally, folder):
+    """grade.sh, as the action runs it, with this checkout's harness standing for the one it installs;
+    the student's files at the repository's root or in the folder the action's `submission` names."""
     spec, cases = tally
     repo = student_repository(tmp_path, "bug-add")
+    if folder != ".":
+        (repo / folder).mkdir()
+        (repo / "tally.py").rename(repo / folder / "tally.py")
     output = tmp_path / "github_output"
     output.write_text("", encoding="utf-8")
-    env = {**os.environ, **actions_env(repo, output), "GAME": "tally", "MAX_SCORE": "100", "SUBMISSION": ".",
+    env = {**os.environ, **actions_env(repo, output), "GAME": "tally", "MAX_SCORE": "100", "SUBMISSION": folder,
            "HARNESS_BIN": str(HARNESS)}
     done = subprocess.run(["bash", str(GRADE_SH)], cwd=repo, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
@@ -235,6 +240,34 @@ def test_scores_add_up_to_the_rounded_total():
     scaled = classroom._scaled(values, 100.0)
     assert sum(round(v * 100) for v in scaled) == 10000 and scaled[-1] == 0
     assert all(abs(a - b) < 0.01 for a, b in zip(scaled, values))
+
+
+# The reporter's own bundled code (dist/main.js at its v1 tag), when CLASSROOM_REPORTER_JS names a
+# copy of it: then the report goes through the real reporter, as in a workflow.
+REPORTER_JS = os.environ.get("CLASSROOM_REPORTER_JS", "")
+
+
+@pytest.mark.skipif(not (REPORTER_JS and shutil.which("node")),
+                    reason="set CLASSROOM_REPORTER_JS to the autograding reporter's dist/main.js (and install node)")
+@pytest.mark.parametrize("game", ["tally", "nosuchgame"])
+def test_the_reporter_itself_tells_classroom_the_harness_points(harness_cli, tmp_path, tally, game):
+    spec, cases = tally
+    repo = student_repository(tmp_path, "bug-add")
+    output = tmp_path / "github_output"
+    harness_cli("classroom", game, "--points", 100, cwd=repo, env=actions_env(repo, output))
+    encoded_report = output.read_text(encoding="utf-8").strip().removeprefix("result=")
+    env = {"PATH": os.environ["PATH"], "INPUT_RUNNERS": classroom.STEP_ID, classroom.env_variable(): encoded_report}
+    done = subprocess.run(["node", REPORTER_JS], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1  # some case failed, or nothing was graded: the job fails either way
+    notices = re.findall(r"^::notice title=Autograding complete::Points (\S+)/(\S+)$", done.stdout, re.M)
+    if game == "nosuchgame":  # not graded: no points at all for Classroom
+        assert notices == [] and "::error::Some tests errored." in done.stdout
+        return
+    rule, _ = RULES["bug-add"]
+    failing = {case.name for case in cases if rule(spec, case)}
+    ((earned, possible),) = notices
+    assert float(possible) == 100
+    assert float(earned) == pytest.approx(expected_percent(spec, cases, failing), abs=0.01)
 
 
 # --- the action and the workflow -------------------------------------------------------------
@@ -278,8 +311,8 @@ def test_the_readme_and_the_docs_show_that_workflow():
         blocks = re.findall(r"```yaml\n(.*?)```", page.read_text(encoding="utf-8"), re.S)
         workflows = [yaml.safe_load(b) for b in blocks if "autograding-grading-reporter" in b]
         assert workflows, page
-        for document in workflows:
-            check_workflow(document)
+        for document in workflows:  # the file to copy, as it is
+            assert document == yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
 
 
 # --- a course game, built with javac ---------------------------------------------------------
