@@ -339,3 +339,40 @@ def test_without_the_sandbox_a_program_cannot_forge_its_results_or_read_the_case
         assert script.read_bytes() == before
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.mark.slow  # javac and a course game's 59 cases, twice
+def test_a_course_game_graded_with_the_references_of_the_course_folder(tmp_path):
+    """Silver Dollar's reference is the `reference` package: run_grader's PYTHONPATH finds it in
+    the course's folder (the image has none). Its Java samples as the handout asks for them."""
+    import yaml
+    output = tmp_path / "built"
+    done = subprocess.run([sys.executable, str(ROOT / "prairielearn" / "make_grader.py"), "silver-dollar", "-o",
+                           str(output)], env=_env(), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    info = json.loads((output / "questions" / "silver-dollar" / "info.json").read_text(encoding="utf-8"))
+    words = shlex.split(info["externalGradingOptions"]["entrypoint"])
+    samples = ROOT / "examples" / "silver-dollar"
+    expected = yaml.safe_load((samples / "expected.yaml").read_text(encoding="utf-8"))["samples"]
+    for sample in ("correct-java", "bug-wrong-winner"):
+        grade = tmp_path / sample
+        for folder in ("data", "student", "serverFilesCourse", "tests"):
+            (grade / folder).mkdir(parents=True)
+        shutil.copytree(output / "serverFilesCourse" / "harness-silver-dollar",
+                        grade / "serverFilesCourse" / "harness-silver-dollar")
+        for source in (samples / sample).glob("*.java"):
+            shutil.copy(source, grade / "student")
+        (grade / "data" / "data.json").write_text('{"submitted_answers": {}}', encoding="utf-8")
+        script = grade / Path(words[0]).relative_to("/grade")
+        done = subprocess.run(["bash", str(script), *words[1:]], capture_output=True, text=True, timeout=900,
+                              env=_env(GRADE_ROOT=str(grade), HARNESS_PYTHON=sys.executable))
+        assert done.returncode == 0, done.stdout + done.stderr
+        results = results_of(grade)
+        full = SubmissionResult.from_json(json.loads((grade / "results" / "result.json").read_text(encoding="utf-8")))
+        assert results["gradable"] is True and results["score"] == full.percent / 100
+        fails = set((expected[sample] or {}).get("fails", []))
+        public_fails = {c.name for c in full.cases if c.visibility == "public" and c.name in fails}
+        lost = {t["name"].split(" ")[0] for t in results["tests"] if t["points"] < t["max_points"]}
+        hidden_lost = any(c.visibility == "hidden" and c.name in fails for c in full.cases)
+        assert lost == public_fails | ({"hidden"} if hidden_lost else set())
+        assert (results["score"] == 1.0) == (not fails)
