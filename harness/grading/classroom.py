@@ -115,7 +115,7 @@ def report(result: SubmissionResult, level: str, points: float | None = None) ->
         status = "pass" if case.status == PASSED else "error" if case.status == HARNESS_ERROR else "fail"
         message = test["output"]
         if scale != 1 and case.value:
-            message += f"\nIn this assignment's {total:g} points: {case.value * scale:.2f}."
+            message = _in_points(message, f"{case.value * scale:.2f} of this assignment's {total:g}")
         shown = case.visibility == "public" or level == stages.TRANSCRIPT
         entry = _test(test["name"], status, score, message, _typed(case) if shown else "", case.seconds)
         (hidden if case.visibility == "hidden" and level == stages.COUNT else tests).append(entry)
@@ -128,6 +128,16 @@ def report(result: SubmissionResult, level: str, points: float | None = None) ->
     shown_total = int(total) if float(total).is_integer() else round(total, 2)
     data = {"version": VERSION, "status": status, "max_score": shown_total if published else 0, "tests": tests}
     return data, exported["output"]
+
+
+def _in_points(message: str, said: str) -> str:
+    """The case's worth in the assignment's points, beside its worth in the rubric's."""
+    lines = message.split("\n")
+    for index, line in enumerate(lines):
+        if line.startswith("This case: ") and line.endswith("."):
+            lines[index] = f"{line[:-1]} ({said})."
+            return "\n".join(lines)
+    return f"{message}\nThis case: {said} points."
 
 
 def not_graded(problem: str) -> dict:
@@ -184,7 +194,7 @@ def _log(data: dict, summary: str) -> None:
     for test in data["tests"]:
         out.append(f"{mark[test['status']]}  {test['name']}  ({test['score']:g} points)")
         if test["status"] != "pass" and test["message"]:
-            out += ["    " + line for line in test["message"].splitlines()]
+            out += ["    " + line if line else "" for line in test["message"].splitlines()] + [""]
     earned = math.fsum(t["score"] for t in data["tests"])
     out.append(f"Points {earned:.2f}/{data['max_score']:g}" if data["max_score"] else
                "No points are reported: the submission was not graded.")
