@@ -137,7 +137,8 @@ def results(result: SubmissionResult, now, names: list[str] | None = None) -> di
     if not result.published:  # the grader failed on a case: no score, never a partial one
         return {"gradable": False, "message": f"{exports.REGRADE} {NOT_COUNTED} Your instructor can regrade it.",
                 "format_errors": [exports.REGRADE], "output": "\n".join(notes), "tests": []}
-    if result.status == Verdict.MISSING_FILES:  # nothing the harness could build: the upload, not a program
+    if result.status == Verdict.MISSING_FILES and not any(build.ok for build in result.builds.values()):
+        # nothing the harness could build (a game with several targets, one of them found, is graded)
         sent = ("You submitted: " + ", ".join(visible(name) for name in names) + "." if names
                 else "You submitted no files." if names is not None else "")
         reasons = [f"{target}: {build.reason}" for target, build in result.builds.items() if not build.ok]
