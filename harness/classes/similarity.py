@@ -79,10 +79,10 @@ def step(spec, entries: list[classroom.Entry], out: Path, threshold: float, link
     how to add it, and no page."""
     if len(entries) < 2:
         return Outcome("similarity: one submission, nothing to compare it with", threshold=threshold)
+    started = time.monotonic()  # loading copydetect included
     if not available():
         return Outcome(f"similarity: not checked, copydetect is not installed; add it with {INSTALL}",
                        threshold=threshold)
-    started = time.monotonic()
     result = compare(spec, entries, threshold, links)
     path = page.write(result, out / page.FILE)
     seconds = time.monotonic() - started
