@@ -29,7 +29,7 @@ FOLDER, FILE, ARCHIVE, MISSING = "folder", "file", "archive", "missing"
 CANVAS, MOODLE, BLACKBOARD = "Canvas", "Moodle", "Blackboard"
 SOURCE_SUFFIXES = (".java", ".py", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh")
 # Names a report folder may not take: the class-level files beside the reports.
-RESERVED_NAMES = frozenset({"gradebook.csv", "index.html", "summary.json"})
+RESERVED_NAMES = frozenset({"gradebook.csv", "index.html", "similarity.html", "summary.json"})
 NAME_CHARS = 80
 SEARCH_DEPTH = 8  # how deep a child is searched for the spec's files when telling a class from a project
 SEARCH_ENTRIES = 2000
