@@ -145,6 +145,7 @@ def test_the_page_marks_the_matching_fragments_side_by_side_and_shows_the_text_h
     assert done.line.startswith("similarity: 3 pairs at or above 50 % among 11 submissions")
     text = done.page.read_text(encoding="utf-8")
     assert "<script>" not in text and "&lt;script&gt;alert(1)&lt;/script&gt;" in text
+    assert "http://" not in text and "https://" not in text and "<link" not in text and "<img" not in text
     assert "\x1b" not in text and "␛[31m" in text
     first = text.split('<section class="pair" id="pair-1">')[1].split("</section>")[0]
     sides = first.split('<div class="side">')[1:]
@@ -212,6 +213,7 @@ def _env(**extra) -> dict:
     return {**{k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}, **extra}
 
 
+@pytest.mark.slow  # builds Java
 @pytest.mark.skipif(_browser() is None, reason="no headless Chromium installed (apt-get install chromium)")
 def test_harness_grade_with_similarity_links_the_page_from_the_class_page(tmp_path):
     """End to end through `harness grade --similarity` (one case each, to keep it short): a
@@ -299,3 +301,11 @@ def test_a_lower_threshold_lists_more_pairs_and_a_class_of_one_compares_nothing(
     spec, _ = specs.parse_game("silver-dollar")
     done = similarity.step(spec, entries(EXAMPLES / "silver-dollar")[:1], tmp_path, 50, {})
     assert done.page is None and "nothing to compare" in done.line
+
+
+def test_a_student_folder_named_like_the_page_gets_a_report_folder_of_another_name(tmp_path):
+    for name in ("similarity.html", "ann"):
+        shutil.copytree(SAMPLES / "correct", tmp_path / "class" / name)
+    spec, _ = specs.parse_game("tally", FIXTURE)
+    names = [e.name for e in classroom.find([tmp_path / "class"], spec).entries]
+    assert sorted(names) == ["ann", "submission-similarity.html"]

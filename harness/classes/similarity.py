@@ -113,8 +113,9 @@ def compare(spec, entries: list[classroom.Entry], threshold: float, links: dict[
         if pair is not None:
             scored.append(pair)
     scored.sort(key=lambda p: (-p.score, -min(p.a.percent, p.b.percent), p.a.name, p.b.name))
-    above = [p for p in scored if p.score >= threshold]
-    below = [p for p in scored if p.score < threshold][:BELOW_SHOWN]
+    listed = [p.score >= threshold and p.score > 0 for p in scored]  # 0 %: nothing in common, never listed
+    above = [p for p, shown in zip(scored, listed) if shown]
+    below = [p for p, shown in zip(scored, listed) if not shown][:BELOW_SHOWN]
     for rank, pair in enumerate(above, 1):
         pair.rank = rank
         pair.a.link, pair.b.link = links.get(pair.a.name, ""), links.get(pair.b.name, "")
