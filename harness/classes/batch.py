@@ -17,6 +17,7 @@ import dataclasses
 import json
 import signal
 import sys
+import threading
 import time
 import traceback
 from dataclasses import dataclass
@@ -232,6 +233,9 @@ def _whole():
     """While a report is written and counted, a Ctrl-C waits: a stop never leaves a report half
     written (its hash forgotten, its row not graded). Yields a list that holds the Ctrl-C, if any."""
     caught: list[int] = []
+    if threading.current_thread() is not threading.main_thread():  # only the main thread gets Ctrl-C
+        yield caught
+        return
     previous = signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
     try:
         yield caught
