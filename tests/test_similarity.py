@@ -132,6 +132,21 @@ def test_the_planted_pairs_rank_first_and_alone_above_the_threshold(tmp_path):
     for pair in result.pairs:
         assert min(pair.a.percent, pair.b.percent) > max(p.score for p in result.below)
         assert pair.opened and pair.fragments >= 1 and pair.a.files and pair.b.files
+    # the functions moved about are fragments of their own, numbered alike: in the original's
+    # order on its side, in another order on the copy's
+    pair = next(p for p in result.pairs if "reversi-python-reordered" in names(p))
+    original, copy = (pair.a, pair.b) if pair.a.name == "reversi-correct-python" else (pair.b, pair.a)
+    assert pair.fragments >= 2
+    assert order(original) == sorted(order(copy)) == list(range(1, pair.fragments + 1)) != order(copy)
+
+
+def order(side) -> list[int]:
+    """The numbers of a side's fragments, in the order they first appear in its files."""
+    seen = []
+    for f in side.files:
+        for line in f.lines:
+            seen += [s.fragment for s in line if s.fragment and s.fragment not in seen]
+    return seen
 
 
 def test_the_page_marks_the_matching_fragments_side_by_side_and_shows_the_text_harmless(tmp_path):

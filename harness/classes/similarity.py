@@ -120,7 +120,8 @@ def compare(spec, entries: list[classroom.Entry], threshold: float, links: dict[
         pair.rank = rank
         pair.a.link, pair.b.link = links.get(pair.a.name, ""), links.get(pair.b.name, "")
         if rank <= SHOWN_PAIRS:
-            page.open_side_by_side(pair, documents[pair.a.name], documents[pair.b.name])
+            docs_a, docs_b = documents[pair.a.name], documents[pair.b.name]
+            page.open_side_by_side(pair, docs_a, docs_b, *_marks(docs_a, docs_b))
     by_name = {e.name: e for e in entries}
     for pair in above + below:
         for side in (pair.a, pair.b):
@@ -294,41 +295,77 @@ def _pair(a: str, docs_a: dict[str, Document], b: str, docs_b: dict[str, Documen
     if not shared:
         return None
     found_a = found_b = 0.0
-    slices = {}
     for language in shared:
         fa, fb = docs_a[language].fingerprint, docs_b[language].fingerprint
-        _, (share_a, share_b), (slices_a, slices_b) = compare_files(fa, fb)
+        _, (share_a, share_b), _ = compare_files(fa, fb)
         found_a += float(share_a) * float(fa.token_coverage)
         found_b += float(share_b) * float(fb.token_coverage)
-        if len(slices_a) and len(slices_a[0]):
-            slices[language] = (slices_a, slices_b, _partners(fa, fb))
     whole_a = sum(float(d.fingerprint.token_coverage) for d in docs_a.values())
     whole_b = sum(float(d.fingerprint.token_coverage) for d in docs_b.values())
     percent_a = 100.0 * found_a / whole_a if whole_a else 0.0
     percent_b = 100.0 * found_b / whole_b if whole_b else 0.0
-    pair = page.Pair(page.Side(a, percent_a), page.Side(b, percent_b), "/".join(shared))
-    pair.slices = slices
-    return pair
+    return page.Pair(page.Side(a, percent_a), page.Side(b, percent_b), "/".join(shared))
 
 
-def _partners(fa, fb) -> list[int]:
-    """For each matching fragment of the second document, the fragment of the first it shares
-    the most fingerprints with (its number on the page), or -1."""
+def _marks(docs_a: dict[str, Document], docs_b: dict[str, Document]) -> tuple[dict, dict, int]:
+    """Each side's marks by language, (start, end, number) in its text (number 0: matched, but
+    by code that recurs, so with no one partner), and how many numbered fragments there are."""
+    marks_a, marks_b, count = {}, {}, 0
+    for language, doc in docs_a.items():
+        if language not in docs_b:
+            continue
+        fa, fb = doc.fingerprint, docs_b[language].fingerprint
+        labels_a, labels_b, runs = _fragments(fa, fb)
+        labels_a[labels_a > 0] += count
+        labels_b[labels_b > 0] += count
+        marks_a[language], marks_b[language] = _spans(labels_a, fa.offsets), _spans(labels_b, fb.offsets)
+        count += runs
+    return marks_a, marks_b, count
+
+
+def _fragments(fa, fb):
+    """Label each character of both filtered codes: 0 not matched, -1 matched, n > 0 in the n-th
+    fragment. A fragment is a run of k-grams found once on each side, one after the other on
+    both (the same distance apart, the same code between), so code moved about is as many
+    fragments as it has pieces, each numbered alike on both sides."""
     import numpy
-    from copydetect.utils import find_fingerprint_overlap, get_copied_slices
 
-    ia, ib = find_fingerprint_overlap(fa.hashes, fb.hashes, fa.hash_idx, fb.hash_idx)
-    starts_a = get_copied_slices(ia, fa.k)[0]
-    starts_b = get_copied_slices(ib, fb.k)[0]
-    votes: Counter = Counter()
-    for h in fa.hashes & fb.hashes:
-        in_a = numpy.searchsorted(starts_a, fa.hash_idx[h], side="right") - 1
-        in_b = numpy.searchsorted(starts_b, fb.hash_idx[h], side="right") - 1
-        for i in set(in_a.tolist()):
-            for j in set(in_b.tolist()):
-                votes[i, j] += 1
-    best: dict[int, tuple[int, int]] = {}
-    for (i, j), count in votes.items():
-        if j not in best or (count, -i) > (best[j][0], -best[j][1]):
-            best[j] = (count, i)
-    return [best[j][1] if j in best else -1 for j in range(len(starts_b))]
+    k = fa.k
+    labels_a = numpy.zeros(len(fa.filtered_code), dtype=numpy.int64)
+    labels_b = numpy.zeros(len(fb.filtered_code), dtype=numpy.int64)
+    shared = fa.hashes & fb.hashes
+    for h in shared:
+        for p in fa.hash_idx[h]:
+            labels_a[p:p + k] = -1
+        for q in fb.hash_idx[h]:
+            labels_b[q:q + k] = -1
+    pairs = sorted((fa.hash_idx[h][0], fb.hash_idx[h][0]) for h in shared
+                   if len(fa.hash_idx[h]) == 1 and len(fb.hash_idx[h]) == 1)
+    runs: list[list[int]] = []
+    code_a, code_b = fa.filtered_code, fb.filtered_code
+    for a, b in pairs:
+        if runs:
+            last_a, last_b = runs[-1][1], runs[-1][3]
+            # on from the last one, the same distance on both sides, with the same code between
+            # (a k-gram that recurs can stand there: it is matched, but has no one partner)
+            if 0 < a - last_a == b - last_b and (a - last_a <= k or code_a[last_a:a] == code_b[last_b:b]):
+                runs[-1][1], runs[-1][3] = a, b
+                continue
+        runs.append([a, a, b, b])
+    for number, (a0, a1, b0, b1) in enumerate(runs, 1):
+        labels_a[a0:a1 + k] = number
+        labels_b[b0:b1 + k] = number
+    return labels_a, labels_b, len(runs)
+
+
+def _spans(labels, offsets) -> list[tuple[int, int, int]]:
+    """The labelled stretches of a filtered code as (start, end, number) in its text."""
+    import numpy
+
+    def raw(position: int) -> int:  # as copydetect maps a slice back to the text
+        if not len(offsets):
+            return position
+        return position + int(offsets[min(int(numpy.searchsorted(offsets[:, 0], position)), len(offsets) - 1), 1])
+
+    bounds = [0, *(numpy.flatnonzero(numpy.diff(labels)) + 1).tolist(), len(labels)]
+    return [(raw(s), raw(e), max(int(labels[s]), 0)) for s, e in zip(bounds, bounds[1:]) if s < e and labels[s]]

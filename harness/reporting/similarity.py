@@ -49,7 +49,6 @@ class Pair:
     rank: int = 0
     fragments: int = 0  # matching fragments of the first submission
     opened: bool = False  # its side-by-side view is on the page
-    slices: dict = field(default_factory=dict, repr=False)  # language -> (first's, second's, partners)
 
     @property
     def score(self) -> float:
@@ -71,19 +70,13 @@ class Page:
     shown_pairs: int
 
 
-def open_side_by_side(pair: Pair, docs_a: dict, docs_b: dict) -> None:
-    """Fill both sides' files with their text, the matching fragments marked: fragment n of the
-    second submission is the one that shares most with fragment n of the first."""
-    marks_a, marks_b = {}, {}
-    base = 0
-    for language, (slices_a, slices_b, partners) in pair.slices.items():
-        marks_a[language] = [(int(s), int(e), base + i + 1) for i, (s, e) in enumerate(zip(*slices_a))]
-        marks_b[language] = [(int(s), int(e), base + partners[j] + 1 if partners[j] >= 0 else None)
-                             for j, (s, e) in enumerate(zip(*slices_b))]
-        base += len(marks_a[language])
-    pair.fragments = base
-    numbers_a = {n for marks in marks_a.values() for _, _, n in marks}
-    numbers_b = {n for marks in marks_b.values() for _, _, n in marks if n is not None}
+def open_side_by_side(pair: Pair, docs_a: dict, docs_b: dict, marks_a: dict, marks_b: dict, count: int) -> None:
+    """Fill both sides' files with their text and its marks: `marks_*` by language, (start, end,
+    number) in that language's text, number n > 0 the n-th of `count` matching fragments, the
+    same code on both sides; 0 marked with no number."""
+    pair.fragments = count
+    numbers_a = {n for marks in marks_a.values() for _, _, n in marks if n}
+    numbers_b = {n for marks in marks_b.values() for _, _, n in marks if n}
     pair.a.files = _files(docs_a, marks_a, numbers_b)
     pair.b.files = _files(docs_b, marks_b, numbers_a)
     pair.opened = True
@@ -116,7 +109,7 @@ def _lines(text: str, start: int, limit: int, marks: list) -> list[list[Segment]
             continue
         if at < s:
             pieces.append((text[at:s], None))
-        pieces.append((text[s:e], number if number is not None else 0))
+        pieces.append((text[s:e], number))
         at = e
     if at < limit:
         pieces.append((text[at:limit], None))
