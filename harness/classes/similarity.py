@@ -21,7 +21,6 @@ import io
 import itertools
 import shlex
 import time
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -86,10 +85,10 @@ def step(spec, entries: list[classroom.Entry], out: Path, threshold: float, link
     result = compare(spec, entries, threshold, links)
     path = page.write(result, out / page.FILE)
     seconds = time.monotonic() - started
-    above = len(result.pairs)
+    above, compared = len(result.pairs), result.compared
     return Outcome(f"similarity: {above} pair{'s' if above != 1 else ''} at or above {threshold:g} % among "
-                   f"{result.submissions} submissions ({result.compared} pair{'s' if result.compared != 1 else ''} compared) in {seconds:.1f} s: {path}",
-                   path, above, threshold, seconds)
+                   f"{result.submissions} submissions ({compared} pair{'s' if compared != 1 else ''} compared) "
+                   f"in {seconds:.1f} s: {path}", path, above, threshold, seconds)
 
 
 def compare(spec, entries: list[classroom.Entry], threshold: float, links: dict[str, str]) -> "page.Page":
