@@ -5,6 +5,7 @@ whitespace changed). The planted pairs rank first and are the only ones at or ab
 threshold; what the spec provides (support files, the reference) never counts; the page
 escapes what it shows and opens in headless Chromium; a class graded without copydetect says
 how to add it in one line and grades as ever."""
+import html
 import json
 import os
 import re
@@ -226,6 +227,49 @@ def _browser() -> str | None:
 
 def _env(**extra) -> dict:
     return {**{k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}, **extra}
+
+
+PROBE = """<!doctype html><html><body><iframe id="f" style="width:1400px;height:900px" src="{src}"></iframe>
+<script>
+document.getElementById('f').addEventListener('load', () => {{
+  const w = document.getElementById('f').contentWindow, d = w.document;
+  const out = document.createElement('pre');
+  out.id = 'probe';
+  out.textContent = JSON.stringify([...d.querySelectorAll('section.pair')].map(s => ({{
+    sides: [...s.querySelectorAll('.side')].map(x => ({{left: x.getBoundingClientRect().left,
+      top: x.getBoundingClientRect().top, width: x.getBoundingClientRect().width}})),
+    marks: [...s.querySelectorAll('mark')].filter(m => m.checkVisibility()).length,
+    painted: w.getComputedStyle(s.querySelector('mark')).backgroundColor,
+    number: w.getComputedStyle(s.querySelector('.line'), '::before').content}})));
+  document.body.appendChild(out);
+}});
+</script></body></html>"""
+
+
+@pytest.mark.skipif(_browser() is None, reason="no headless Chromium installed (apt-get install chromium)")
+def test_the_page_in_a_browser_shows_each_pair_side_by_side_with_its_marks(tmp_path):
+    """The step's page (no grading) in headless Chromium: each pair's two programs side by side
+    (same top, one left of the other, half the width each), its marks painted, the lines
+    numbered by CSS alone."""
+    write_class(tmp_path / "class")
+    spec, _ = specs.parse_game("silver-dollar")
+    (tmp_path / "out").mkdir()
+    page = similarity.step(spec, entries(tmp_path / "class"), tmp_path / "out", similarity.DEFAULT_THRESHOLD, {}).page
+    probe = tmp_path / "probe.html"
+    probe.write_text(PROBE.format(src=page.as_uri()), encoding="utf-8")
+    dom = subprocess.run([_browser(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                          f"--user-data-dir={tmp_path / 'profile'}", "--allow-file-access-from-files",
+                          "--virtual-time-budget=10000", "--dump-dom", probe.as_uri()],
+                         capture_output=True, text=True, timeout=120)
+    found = re.search(r'<pre id="probe">(.*?)</pre>', dom.stdout)
+    assert found, dom.stderr[-2000:]
+    pairs = json.loads(html.unescape(found[1]))
+    assert len(pairs) == 3
+    for pair in pairs:
+        left, right = pair["sides"]
+        assert left["top"] == right["top"] and left["left"] + left["width"] <= right["left"]
+        assert pair["marks"] >= 2 and pair["painted"] not in ("rgba(0, 0, 0, 0)", "transparent")
+        assert pair["number"] == "counter(line)"
 
 
 @pytest.mark.slow  # builds Java
