@@ -99,7 +99,8 @@ def _scenario(server: Server, root, next_graded: bool = True) -> None:
         assert server.graded(first)["graded"]  # the instructor's long poll, answered once the hidden run ends
         whole = _whole(server, first)
         assert whole[0] == 200 and HIDDEN in whole[1].decode(), whole
-        assert f"no exit within {HIDDEN_TURN_SECONDS} s" in whole[1].decode()  # the sleep, ended by its turn limit
+        # the sleep, ended by its turn limit
+        assert f"did not ask for input or end within {HIDDEN_TURN_SECONDS} s" in whole[1].decode()
         assert json.loads(server.call(f"/api/submissions/{first}", server.tokens["student0"])[1]) == json.loads(again)
         assert json.loads(again)["result"] == shown["result"]
     finally:
