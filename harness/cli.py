@@ -672,7 +672,7 @@ def cmd_samples(args) -> int:
 
 
 def cmd_gradescope(args) -> int:
-    from harness.grading import gradescope
+    from harness.platforms import gradescope
     where = gradescope.layout(args.autograder_root, args.submission, args.results)
     try:
         return gradescope.grade(args.game, where, select=args.select, hidden=args.hidden,
@@ -683,7 +683,7 @@ def cmd_gradescope(args) -> int:
 
 
 def cmd_prairielearn(args) -> int:
-    from harness.grading import prairielearn
+    from harness.platforms import prairielearn
     where = prairielearn.layout(args.grade_root, args.student, args.results)
     try:
         return prairielearn.grade(args.game, where, select=args.select, allow_unconfined=args.no_sandbox,
@@ -697,7 +697,7 @@ def cmd_prairielearn(args) -> int:
 
 
 def cmd_classroom(args) -> int:
-    from harness.grading import classroom
+    from harness.platforms import classroom
     place = classroom.where(args.submission, args.output)
     return classroom.run(args.game, place, points=args.points, select=args.select, allow_unconfined=args.no_sandbox)
 

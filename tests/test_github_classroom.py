@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from harness.grading import classroom
+from harness.platforms import classroom
 from tests.helpers import FIXTURE, ROOT, RULES, SAMPLES, expected_percent, typed, unplannable_case
 
 ACTION = ROOT / "github-classroom" / "action.yml"

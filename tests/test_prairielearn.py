@@ -18,7 +18,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from harness.grading import prairielearn
+from harness.platforms import prairielearn
 from harness.loading import stages
 from harness.results import SubmissionResult, Verdict
 from tests.helpers import FIXTURE, RULES, ROOT, SAMPLES, expected_percent
