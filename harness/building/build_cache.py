@@ -20,7 +20,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.loading import code
+from harness.loading import code, paths
 
 MAX_BYTES = 32 << 20  # a compiled program larger than this is not kept
 
@@ -39,7 +39,7 @@ class CachedBuild:
 
 
 def folder() -> Path:
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "game-harness" / "builds"
+    return paths.cache_root() / "builds"
 
 
 def _tool(word: str) -> str:

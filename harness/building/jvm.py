@@ -19,7 +19,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from harness.loading import config
+from harness.loading import config, paths
 
 _WARM_UP = r"""
 import java.util.*;
@@ -107,7 +107,7 @@ def _find_or_make(env: dict) -> list[str]:
         identity = _java_identity()
         if identity is None:
             return []
-        cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "game-harness"
+        cache = paths.cache_root()
         cache.mkdir(parents=True, exist_ok=True)
         archive = cache / f"jdk-{identity}.jsa"
         with open(cache / f"jdk-{identity}.lock", "w") as lock:

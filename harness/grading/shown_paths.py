@@ -11,8 +11,8 @@ result.json, Gradescope's output and the terminal read the same words. What the 
 import dataclasses
 import os
 import tempfile
-from pathlib import Path
 
+from harness.loading import paths
 from harness.results import BuildSummary, CaseResult, SubmissionResult
 
 BUILD, TEMP, CACHE = "<build>", "<tmp>", "<cache>"
@@ -21,7 +21,7 @@ _PATH_CHARS = frozenset("._-/")
 
 
 def _cache() -> str:
-    return str(Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "game-harness")
+    return str(paths.cache_root())
 
 
 def _temps() -> list[str]:

@@ -42,7 +42,7 @@ def _files(root: Path) -> list[tuple[str, os.stat_result]]:
 
 
 def _remembered_file() -> Path:
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "game-harness" / "code-version.json"
+    return paths.cache_root() / "code-version.json"
 
 
 @cache

@@ -1,8 +1,9 @@
 """Where the project's specs and cases live, and where the harness itself is installed.
 
 Everything that needs one of these folders asks here, so that HARNESS_ROOT, a checkout and
-an installed copy all agree.
+an installed copy all agree; the harness's folder in the user's cache is found here too.
 """
+import os
 from pathlib import Path
 
 from harness.loading import config
@@ -22,6 +23,16 @@ def project_root() -> Path:
     if (checkout / "specs").is_dir():
         return checkout
     return Path.cwd()
+
+
+def cache_root() -> Path:
+    """The harness's folder in the user's cache: `$XDG_CACHE_HOME/game-harness`, else
+    `~/.cache/game-harness`. An empty or relative XDG_CACHE_HOME counts as unset, as the XDG
+    Base Directory spec says (a relative one would put the cache wherever the command ran)."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):
+        return Path.home() / ".cache" / "game-harness"
+    return Path(base) / "game-harness"
 
 
 def root_of(spec_folder: Path) -> Path:

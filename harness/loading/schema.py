@@ -7,12 +7,12 @@ validator, which is most of a short `harness` call's start-up; errors are never 
 import difflib
 import hashlib
 import json
-import os
 import re
 from functools import cache
 from pathlib import Path
 
 from harness.errors import InputError
+from harness.loading import paths
 from harness.loading.yamlfile import Document
 
 _BASE = "https://game-harness.invalid/schemas/"
@@ -33,8 +33,7 @@ def _marker(document: Document, name: str) -> Path | None:
     except (TypeError, ValueError):
         return None
     digest = hashlib.sha256(f"{_schema_text(name)}\0{content}".encode("utf-8", "surrogateescape")).hexdigest()
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "game-harness" / "valid" / digest[:2] / digest
+    return paths.cache_root() / "valid" / digest[:2] / digest
 
 
 def _remember(marker: Path | None) -> None:

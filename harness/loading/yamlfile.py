@@ -16,7 +16,7 @@ from pathlib import Path
 
 from harness import atomic
 from harness.errors import InputError
-from harness.loading import code
+from harness.loading import code, paths
 
 # Limits that keep a hostile or broken file from taking the harness down: a case is a few
 # kilobytes, a spec a few hundred lines (the parser's own limits are in yamlparse).
@@ -66,7 +66,7 @@ def _read(path: Path) -> bytes:
 
 
 def _remembered(raw: bytes) -> Path:
-    folder = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "game-harness" / "yaml"
+    folder = paths.cache_root() / "yaml"
     return folder / hashlib.sha256(code.version().encode() + b"\0" + raw).hexdigest()
 
 

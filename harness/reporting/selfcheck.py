@@ -5,13 +5,14 @@ import os
 from pathlib import Path
 
 from harness.errors import InputError
+from harness.loading import paths
 
 NOT_THE_GRADE = "This self-check runs the public cases only: its score is not your grade."
 
 
 def default_folder() -> Path:
     """The student's own cache: `$XDG_CACHE_HOME/game-harness/check/` (else ~/.cache/...)."""
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "game-harness" / "check"
+    return paths.cache_root() / "check"
 
 
 def report_folder(output: Path | None, submission: Path, game: str) -> Path:

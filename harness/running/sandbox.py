@@ -55,7 +55,7 @@ from typing import Iterator
 
 from harness import atomic
 from harness.running import cgroups
-from harness.loading import config
+from harness.loading import config, paths
 from harness.errors import InputError
 
 UID_BASE = 1_900_000_000  # far above the ids of people and of subordinate-id ranges
@@ -116,7 +116,7 @@ def available() -> bool:
 # binary, this user and this boot (namespaces allowed at boot stay allowed); anything else,
 # and a probe that failed, is probed again.
 def _probe_file() -> Path:
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "game-harness" / "sandbox-probe.json"
+    return paths.cache_root() / "sandbox-probe.json"
 
 
 def _probe_key() -> str | None:
