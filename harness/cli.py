@@ -6,8 +6,6 @@ import argparse
 import dataclasses
 import math
 import os
-import signal
-import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
@@ -338,19 +336,8 @@ def cmd_play(args) -> int:
     spec, milestone = _game(args.game)
     command = spec.reference_command(milestone, next(iter(spec.targets)), [a for a in args.args if a != "--"])
     env = dict(os.environ, PYTHONPATH=reference_env(os.getcwd())["PYTHONPATH"])
-    # The game starts with Ctrl-C ignored (Python keeps an inherited SIG_IGN), so only the
-    # harness answers it: the game is killed and one line said, no traceback from either.
-    child = None
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        child = subprocess.Popen(command, env=env)
-        signal.signal(signal.SIGINT, previous)
-        return 0 if child.wait() == 0 else 1
-    finally:
-        signal.signal(signal.SIGINT, previous)
-        if child is not None and child.poll() is None:
-            child.kill()
-            child.wait()
+    from harness.running import play  # pexpect's interact(): this terminal's keys to the game's pty
+    return play.play(command, env)
 
 
 def cmd_record(args) -> int:
