@@ -121,11 +121,10 @@ class Spec:
         if isinstance(self.reference, str):
             return [sys.executable if part == "{python}" else part.replace("{spec}", str(self.folder))
                     for part in shlex.split(self.reference)]
-        built = self.built
-        if built is None:  # a caller that did not prepare the spec: built (or found in the cache) now
-            from harness.building import reference
-            built = reference.prepared(self).built
-        return list(built.words)
+        if self.built is None:  # every front door prepares the spec (building.reference.prepared) before a run
+            raise InputError(f"the reference of {self.game} is a recipe that was not built before it was run; "
+                             "this is the harness's own mistake: report it", self.folder / "spec.yaml")
+        return list(self.built.words)
 
     @property
     def built_reference(self) -> bool:
