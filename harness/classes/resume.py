@@ -180,6 +180,4 @@ def record(common: Inputs, key: str, submission: str) -> str:
 def remember(folder: Path, value: str) -> None:
     """After every report file of `folder` is written: its grade may be reused by a later run
     (`value`: `record`'s, or a key alone)."""
-    partial = folder / (HASH_FILE + ".partial")
-    partial.write_text(value + "\n", encoding="utf-8")
-    os.replace(partial, folder / HASH_FILE)
+    atomic.write_text(folder / HASH_FILE, value + "\n")

@@ -10,11 +10,11 @@ counts either way). The whole typed result goes beside it as result.json, for th
 When nothing can be graded (a broken spec, no submission folder) results.json still says
 why, so the student never sees a bare autograder failure.
 """
-import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from harness import atomic
 from harness.errors import InputError
 from harness.reporting import exports
 
@@ -39,9 +39,7 @@ def layout(root: Path = ROOT, submission: Path | None = None, results: Path | No
 def _write(path: Path, data: dict) -> None:
     """Written whole or not at all: Gradescope may read it the moment the script ends."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(exports.json_text(data), encoding="utf-8")
-    os.replace(partial, path)
+    atomic.write_text(path, exports.json_text(data))
 
 
 def not_graded(where: Layout, problem: str) -> None:

@@ -14,12 +14,12 @@ goes beside it as result.json, for the instructor.
 """
 import json
 import math
-import os
 import sys
 import textwrap
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from harness import atomic
 from harness.errors import InputError
 from harness.grading import scoring
 from harness.loading import stages
@@ -59,9 +59,7 @@ def layout(root: Path = ROOT, student: Path | None = None, results: Path | None 
 def _write(path: Path, data: dict) -> None:
     """Written whole or not at all: PrairieLearn reads it the moment the entry point ends."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(exports.json_text(data), encoding="utf-8")
-    os.replace(partial, path)
+    atomic.write_text(path, exports.json_text(data))
 
 
 def not_graded(where: Layout, problem: str) -> None:
