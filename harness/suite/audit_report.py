@@ -1,0 +1,155 @@
+"""The audit's reports: a line per mutant as it goes, the terminal summary, the HTML page and
+both written to the report folder."""
+from pathlib import Path
+
+from harness.errors import InputError
+from harness.suite import mutants
+from harness.suite.audit_results import (EQUIVALENT, ERROR, EXPOSED, KILLED, LIBERTY, NOT_REACHED, NOT_VIABLE,
+                                         SURVIVED, UNEXPLAINED, UNREACHABLE, Audit, MutantResult)
+
+
+def progress_line(count: int, total: int, result: MutantResult) -> str:
+    """One mutant's outcome as the audit goes (`harness audit` without -q)."""
+    how = f" by {len(result.killed_by)} case(s)" if result.killed_by else ""
+    return f"  {count}/{total} {result.status}{how}: {result.mutant.id}"
+
+
+def first_difference(expected: str, actual: str, context: int = 2) -> list[str]:
+    """The lines around the first line where two outputs differ, side by side (for a person)."""
+    a, b = expected.split("\n"), actual.split("\n")
+    at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    lo = max(0, at - context)
+    out = [f"line {at + 1}:"]
+    out += ["  reference: " + repr(x) for x in a[lo:at + context + 1]]
+    out += ["  mutant:    " + repr(y) for y in b[lo:at + context + 1]]
+    return out
+
+
+def operator_table(report: Audit) -> list[tuple[str, int, int, int, int, int, int]]:
+    """Per operator: (operator, mutants, killed, exposed, liberty, equivalent, unreachable or not reached),
+    of the viable mutants."""
+    rows = {}
+    for r in report.results:
+        if r.status == NOT_VIABLE:
+            continue
+        row = rows.setdefault(r.mutant.operator, [0] * 6)
+        row[0] += 1
+        verdict = r.search.verdict if r.search else None
+        if r.status == KILLED:
+            row[1] += 1
+        elif r.status in (UNREACHABLE, NOT_REACHED):
+            row[5] += 1
+        elif verdict == EXPOSED:
+            row[2] += 1
+        elif verdict == LIBERTY:
+            row[3] += 1
+        elif r.status == SURVIVED:
+            row[4] += 1
+    return [(op, *row) for op, row in sorted(rows.items())]
+
+
+def text(report: Audit) -> str:
+    """The terminal summary: a table of the graded items, then the survivors explained."""
+    where = ", ".join(m for m in report.milestones if m) or "all cases"
+    sample = f", a sample of {len(report.results)} (seed {report.seed})" if report.sample else ""
+    exposed, liberty, equivalent = (report.verdicts(v) for v in (EXPOSED, LIBERTY, EQUIVALENT))
+    survivors = [r for r in report.results if r.status == SURVIVED]
+    lines = [f"Audit of {report.title} ({report.game}: {where}): {report.reference}, {report.made} mutants{sample}, "
+             f"{report.cases} cases",
+             f"  killed {report.count(KILLED)}, survived {len(survivors)}"
+             + (f" (exposed {len(exposed)}, liberty {len(liberty)}, probably equivalent {len(equivalent)}; "
+                f"{report.searched} sequences searched)" if report.searched else "")
+             + f", unreachable {report.count(UNREACHABLE)}, not reached by any case {report.count(NOT_REACHED)}, "
+               f"harness errors {report.count(ERROR)}"
+             + (f", not viable (do not compile) {report.count(NOT_VIABLE)}" if not report.explained else "")
+             + f"; {report.seconds:.0f} s",
+             f"  mutation score {report.score:.0%} (killed {report.count(KILLED)} of {report.viable} viable)", ""]
+    width = max([len(i.id) for i in report.items] + [4])
+    lines.append(f"  {'item':<{width}}  cases  killed  exposed  score  verdict")
+    for item in report.items:
+        verdict = "ok" if item.passed else "FAIL: no case of this item kills a mutant"
+        if item.passed and item.score < 0.95:
+            verdict = "ok, below 95 %: see the exposed survivors"
+        lines.append(f"  {item.id:<{width}}  {len(item.cases):>5}  {item.killed:>6}  {item.exposed:>7}  "
+                     f"{item.score:>5.0%}  {verdict}")
+    survived = "equivalent" if report.explained else "  survived"  # a compiled reference's survivors: not searched
+    lines += ["", f"  operator        mutants  killed  exposed  liberty  {survived}  unreachable"]
+    for op, total, killed, exp, lib, equiv, unreached in operator_table(report):
+        lines.append(f"  {op:<15} {total:>7}  {killed:>6}  {exp:>7}  {lib:>7}  {equiv:>10}  {unreached:>11}")
+
+    def head(result):
+        m = result.mutant
+        return [f"- {m.id} in {m.function or 'module level'}: {m.description} (ran on {len(result.ran)} case(s))"] + \
+            ["    " + line for line in m.diff.splitlines()[2:]]
+
+    if exposed:
+        lines += ["", f"Survivors an input exposes ({len(exposed)}; a case with these inputs would kill them):"]
+        for result in exposed:
+            search = result.search
+            lines += head(result)
+            lines.append(f"    {search.says()}")
+            lines.append(f"    inputs ({search.milestone or 'no milestone'}, {search.target}): {search.inputs}")
+            lines += ["    " + line for line in first_difference(search.expected, search.actual)]
+            if search.expected_end != search.actual_end:
+                lines.append(f"    ends: reference {search.expected_end}, mutant {search.actual_end}")
+    let_in = [r for r in survivors if r.let_through]
+    if let_in:
+        lines += ["", f"Let through by accepted alternatives ({len(let_in)}; each was caught before its case "
+                      "accepted the students' version: check the acceptance is what the handout allows):"]
+        for result in let_in:
+            lines += head(result)
+            lines += [f"    passed only through {entry}" for entry in result.let_through]
+    if liberty:
+        lines += ["", f"Survivors whose output differs where no item looks ({len(liberty)}; liberties the spec "
+                      "leaves, or an item to add):"]
+        for result in liberty:
+            lines += head(result)
+            lines.append(f"    inputs: {result.search.inputs}")
+            lines += ["    " + line for line in first_difference(result.search.expected, result.search.actual)]
+    rest = [r for r in survivors if r not in exposed and r not in liberty]
+    if rest:
+        title = "Probably equivalent" if report.searched else "Surviving mutants"
+        lines += ["", f"{title} ({len(rest)}; each ran on the cases that reach its lines, and all passed"
+                      + (", and no searched sequence told it from the reference):" if report.searched else "):")
+                  if report.explained else f"Surviving mutants ({len(rest)}; each ran on every case, and all passed; "
+                                           f"{UNEXPLAINED}):"]
+        for result in rest:
+            lines += head(result)
+            if result.search:
+                lines.append(f"    {result.search.says()}")
+    for status, title in ((UNREACHABLE, "Unreachable (no case and no searched sequence executes them)"),
+                          (NOT_REACHED, "Not reached by any case"), (NOT_VIABLE, "Not viable (they do not compile)")):
+        unreached = [r for r in report.results if r.status == status]
+        if unreached:
+            counts: dict[str, int] = {}
+            for result in unreached:
+                name = result.mutant.function or "module level"
+                counts[name] = counts.get(name, 0) + 1
+            lines += ["", f"{title} ({len(unreached)}): " +
+                      ", ".join(f"{name} {n}" for name, n in sorted(counts.items(), key=lambda kv: -kv[1]))]
+    failing = [i.id for i in report.items if not i.passed]
+    lines += ["", f"audit failed: no case of {', '.join(failing)} kills a mutant" if failing
+              else "audit passed: every graded item's cases kill a mutant"]
+    return "\n".join(lines) + "\n"
+
+
+def html(report: Audit) -> str:
+    from jinja2 import Environment, PackageLoader, select_autoescape
+    env = Environment(loader=PackageLoader("harness.reporting", "templates"), autoescape=select_autoescape(["html", "j2"]),
+                      trim_blocks=True, lstrip_blocks=True)
+    return env.get_template("audit.html.j2").render(
+        a=report, operators=mutants.OPERATORS, KILLED=KILLED, SURVIVED=SURVIVED, NOT_REACHED=NOT_REACHED, ERROR=ERROR,
+        UNREACHABLE=UNREACHABLE, EXPOSED=EXPOSED, LIBERTY=LIBERTY, EQUIVALENT=EQUIVALENT, NOT_VIABLE=NOT_VIABLE,
+        UNEXPLAINED=UNEXPLAINED, table=operator_table(report),
+        first_difference=first_difference)
+
+
+def write(report: Audit, folder: Path) -> dict[str, Path]:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        written = {"html": folder / "audit.html", "text": folder / "audit.txt"}
+        written["html"].write_text(html(report), encoding="utf-8")
+        written["text"].write_text(text(report), encoding="utf-8")
+    except OSError as problem:
+        raise InputError(f"cannot write the audit to {folder} ({problem.strerror or problem}); choose another -o")
+    return written

@@ -1,0 +1,112 @@
+"""The audit's results: each mutant's status, what the search found for a survivor, each graded
+item's verdict, and the audit as the reports read it."""
+from dataclasses import dataclass, field
+
+from harness.suite import mutants
+
+KILLED, SURVIVED, NOT_REACHED, ERROR = "killed", "survived", "not-reached", "error"
+NOT_VIABLE = "not-viable"  # a mutant of a compiled reference that does not compile: in no score
+UNEXPLAINED = "survived (not explained: the search runs Python references only)"
+UNREACHABLE = "unreachable"  # no case and no sequence of the search executes its lines
+# what the search says of a survivor
+EXPOSED, LIBERTY, EQUIVALENT = "exposed", "liberty", "equivalent"
+
+
+@dataclass
+class Search:
+    """What the search found for one mutant."""
+    verdict: str  # exposed | liberty | equivalent | unreachable
+    tried: int  # sequences run on the mutant (those reaching its lines)
+    case: str | None = None  # the case the exposing sequence grew from
+    milestone: str | None = None
+    target: str | None = None
+    inputs: list[str] = field(default_factory=list)
+    seed: int | None = None
+    expected: str = ""  # the reference's output on it
+    actual: str = ""  # the mutant's
+    expected_end: str = ""
+    actual_end: str = ""
+    items: list[str] = field(default_factory=list)  # graded items whose comparison the inputs fail
+
+    def says(self) -> str:
+        if self.verdict == EXPOSED:
+            return (f"exposed by {len(self.inputs)} input(s) grown from {self.case}: a case of "
+                    f"{', '.join(self.items)} with them kills it")
+        if self.verdict == LIBERTY:
+            return (f"its output differs on {len(self.inputs)} input(s) grown from {self.case}, but no graded item's "
+                    "comparison sees the difference: a liberty the spec leaves (or an item to add)")
+        if self.verdict == UNREACHABLE:
+            return f"unreachable: no case and none of {self.tried} searched sequences executes its lines"
+        return f"no difference found in {self.tried} sequences: probably equivalent"
+
+
+@dataclass
+class MutantResult:
+    mutant: mutants.Mutant
+    status: str  # killed | survived | not-reached | error
+    ran: list[str] = field(default_factory=list)  # the cases run on it (those reaching its lines)
+    killed_by: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # cases the harness itself failed on
+    skipped: int = 0  # reaching cases not run: their item had already killed it
+    seconds: float = 0.0
+    search: Search | None = None  # for a survivor (or a mutant no case reaches): what the search found
+    reason: str = ""  # why it is not viable: the compiler's first error
+    let_through: list[str] = field(default_factory=list)  # "case: acceptance" it passed only through
+
+
+@dataclass
+class ItemAudit:
+    id: str
+    title: str
+    cases: list[str]
+    killed: int  # mutants killed by at least one of its cases
+    total: int  # viable mutants audited (all of a Python reference's)
+    exposed: int = 0  # survivors an input was found for that a case of this item would kill
+
+    @property
+    def score(self) -> float:
+        """Killed out of the mutants this item's cases kill or should: killed / (killed + the
+        survivors with an exposing input its comparison sees); 1 when it has neither."""
+        judged = self.killed + self.exposed
+        return self.killed / judged if judged else 1.0
+
+    @property
+    def passed(self) -> bool:
+        return self.killed > 0
+
+
+@dataclass
+class Audit:
+    game: str
+    title: str
+    milestones: list[str | None]
+    reference: str
+    made: int  # mutants the operators made
+    sample: int | None
+    seed: int
+    cases: int
+    results: list[MutantResult]
+    items: list[ItemAudit]
+    seconds: float
+    searched: int = 0  # sequences the search grew (0: no search)
+    explained: bool = True  # False: the reference is compiled, its survivors are not searched
+
+    @property
+    def passed(self) -> bool:
+        return all(item.passed for item in self.items)
+
+    @property
+    def viable(self) -> int:
+        """The mutants audited that are programs (a compiled reference's mutant may not compile)."""
+        return len(self.results) - self.count(NOT_VIABLE)
+
+    @property
+    def score(self) -> float:
+        """The mutation score: killed out of the viable mutants audited (1 when there are none)."""
+        return self.count(KILLED) / self.viable if self.viable else 1.0
+
+    def count(self, status: str) -> int:
+        return sum(1 for r in self.results if r.status == status)
+
+    def verdicts(self, verdict: str) -> list[MutantResult]:
+        return [r for r in self.results if r.search is not None and r.search.verdict == verdict]
