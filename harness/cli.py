@@ -595,7 +595,7 @@ def _audit_search(text: str) -> int:
 
 
 def cmd_audit(args) -> int:
-    from harness.suite import audit
+    from harness.suite import audit, audit_report, audit_suggest
     spec, milestone = _game(args.game)
     milestones = audit.milestones_of(spec, args.game, milestone)
     found = _load_cases(spec, milestones[0] if len(milestones) == 1 else None, args.select)
@@ -604,13 +604,13 @@ def cmd_audit(args) -> int:
     with progress.Progress(0, 0, look, out=sys.stderr, unit="mutants", verb="audited") as shown:
         report = audit.audit(spec, milestones, found, audit.AuditOptions(args.sample, args.seed, args.select, args.jobs,
                                                                     tuple(args.only), args.every_case, search), shown)
-    print(audit.text(report), end="")
-    written = audit.write(report, args.output or Path("reports") / f"audit-{spec.game}")
+    print(audit_report.text(report), end="")
+    written = audit_report.write(report, args.output or Path("reports") / f"audit-{spec.game}")
     print(f"  report: {written['html']}")
     if args.suggest is not None:
         from harness.loading import paths
         folder = paths.cases_dir(spec.folder, spec.game) if args.suggest is True else args.suggest
-        cases = audit.suggest(report, spec, found, folder)
+        cases = audit_suggest.suggest(report, spec, found, folder)
         print(f"  suggested cases: {len(cases)} in {folder}" + (" (review them, then `harness regen`)" if cases else ""))
     return 0 if report.passed else 1
 
