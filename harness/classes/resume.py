@@ -14,6 +14,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from harness import atomic
 from harness.loading import code
 from harness.loading.cases import Case
 from harness.results import FORMAT_VERSION, SubmissionResult
