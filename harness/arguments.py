@@ -8,7 +8,8 @@ import math
 import sys
 from pathlib import Path
 
-from harness.errors import InputError, one_line
+from harness.errors import MAX_MESSAGE, InputError
+from harness.safe_text import one_line
 
 MAX_POINTS = 1_000_000
 JAVA_LONG = (-(1 << 63), (1 << 63) - 1)  # seeds reach Java programs as a long
@@ -19,7 +20,7 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message):
         command = self.prog.partition(" ")[2]
-        print(one_line(f"harness: {command + ': ' if command else ''}{message}; see `{self.prog} --help`"),
+        print(one_line(f"harness: {command + ': ' if command else ''}{message}; see `{self.prog} --help`", MAX_MESSAGE),
               file=sys.stderr)
         sys.exit(2)
 

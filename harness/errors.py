@@ -1,19 +1,9 @@
 """The one error type for bad input: it names the file, the line and the fix, and exits 2."""
-import re
+from harness.safe_text import one_line
 
+# A message is one line of at most this many characters: a control character, a line break
+# or a bidi override in a file name or a value quoted in it is shown as a visible mark.
 MAX_MESSAGE = 600
-# Control characters (C0, DEL, C1) and line breaks would let a file name or a value quoted in
-# a message move the cursor, recolour the terminal or start a second line.
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-
-
-def one_line(text: str, limit: int = MAX_MESSAGE) -> str:
-    """`text` as one printable line: control characters escaped, the middle cut if too long."""
-    text = _UNSAFE.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}",
-                       str(text))
-    if len(text) > limit:
-        text = text[: limit * 2 // 3] + " … " + text[-(limit // 3):]
-    return text
 
 
 class InputError(Exception):
@@ -33,4 +23,4 @@ class InputError(Exception):
         where = ""
         if self.path is not None:
             where = f"{self.path}:{self.line}: " if self.line else f"{self.path}: "
-        return one_line(where + self.message)
+        return one_line(where + self.message, MAX_MESSAGE)

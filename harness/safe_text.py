@@ -73,10 +73,12 @@ def visible(text: str) -> str:
     return _SUSPECT.sub(_marked, text)
 
 
-def one_line(text: str) -> str:
+def one_line(text: str, limit: int | None = None) -> str:
     """`text` as `visible` shows it, newlines and tabs shown too (␊ ␉): a file name or a one-line
-    message can never start a line of its own in a terminal or a report."""
-    return _SUSPECT_ON_ONE_LINE.sub(_marked_on_one_line, text)
+    message (an error's too) can never start a line of its own in a terminal or a report. With
+    `limit`, its middle cut as `cap` cuts it."""
+    shown = _SUSPECT_ON_ONE_LINE.sub(_marked_on_one_line, str(text))
+    return shown if limit is None else cap(shown, limit)
 
 
 def writable(text: str) -> str:
