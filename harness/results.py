@@ -30,11 +30,12 @@ class Cause(StrEnum):
     """Why the harness, not a comparison, decided a case; decisions read this, never a message."""
     NOT_BUILT = "not-built"  # not run: its target did not build
     OUT_OF_TIME = "out-of-time"  # not run: the submission's time budget was spent before it
+    NOT_REACHED = "not-reached"  # not run: the grading ended before it (a service's hidden run that failed)
     BUDGET_SPENT = "budget-spent"  # run, and stopped when the submission's time budget ran out
     WORKER_DIED = "worker-died"  # the process running it died (a harness error)
 
 
-NOT_RUN = (Cause.NOT_BUILT, Cause.OUT_OF_TIME)
+NOT_RUN = (Cause.NOT_BUILT, Cause.OUT_OF_TIME, Cause.NOT_REACHED)
 
 
 class Verdict(StrEnum):

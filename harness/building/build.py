@@ -307,16 +307,24 @@ def _unpackage_for_support(lang: Language, staged: Staged) -> None:
 
 # --- step 3: compiling -------------------------------------------------------------------
 
-def run_step(command: list[str], *, cwd: str, env: dict, timeout: float) -> subprocess.CompletedProcess:
+class Step(subprocess.CompletedProcess):
+    """A build command's run, and the limit of its tree it ran into ("" when none)."""
+
+    def __init__(self, args, returncode, stdout, limits_hit: str = ""):
+        super().__init__(args, returncode, stdout)
+        self.limits_hit = limits_hit
+
+
+def run_step(command: list[str], *, cwd: str, env: dict, timeout: float) -> Step:
     """Run one build command with its whole tree bounded (memory and processes, see
     harness.running.limits); at the time limit everything it started is killed, the compiler's own
-    children too. A limit it ran into is said at the end of its output."""
+    children too. A limit it ran into is said at the end of its output, and in `limits_hit`."""
     from harness.running import limits
     done = limits.run_contained(command, cwd=cwd, env=env, seconds=timeout, tree=limits.BUILD_TREE)
     if done.timed_out:
         raise subprocess.TimeoutExpired(command, timeout, output=done.output.encode())
     said = f"\n[harness: {done.limits_hit}]\n" if done.limits_hit else ""
-    return subprocess.CompletedProcess(command, done.status, (done.output + said).encode())
+    return Step(command, done.status, (done.output + said).encode(), done.limits_hit or "")
 
 
 @dataclass
@@ -329,6 +337,7 @@ class Compiled:
     warm: bool = False  # the warm compiler answered a step
     status: int | None = None  # the failed step's exit status
     commands: list[list[str]] = field(default_factory=list)  # every command line that ran
+    limited: bool = False  # a step ran into a limit of its tree: the machine, not the sources, decided it
 
 
 def _step(command: list[str], values: dict, result: Build, compiler) -> tuple[subprocess.CompletedProcess, bool]:
@@ -362,7 +371,7 @@ def compile_sources(steps: list[str], values: dict, result: Build, compiler=None
         log.append(f"$ {_shown(command)}\n{done.stdout.decode('utf-8', 'replace')}"[:MAX_LOG_CHARS])
         if done.returncode != 0:
             return Compiled(False, "".join(log), f"the build failed (exit status {done.returncode})", command, warm,
-                            done.returncode, commands)
+                            done.returncode, commands, limited=bool(getattr(done, "limits_hit", "")))
     return Compiled(True, "".join(log), warm=warm, commands=commands)
 
 
@@ -401,7 +410,7 @@ def keepable(compiled: Compiled, language: str, out: Path, staged: Staged) -> bo
     gave a student's file name a place an option could take, and out/ holds only what the
     compiler makes (class files for javac, the program for g++)."""
     log = compiled.log
-    if not compiled.ok and (compiled.status != 1 or "[harness: " in log or any(m in log for m in NOT_A_VERDICT)):
+    if not compiled.ok and (compiled.status != 1 or compiled.limited or any(m in log for m in NOT_A_VERDICT)):
         return False
     words = [word for command in compiled.commands for word in command]
     if any(word in staged.student and word.startswith(OPTION_MARKS) for word in words):

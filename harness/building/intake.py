@@ -39,6 +39,10 @@ class IntakeProblem(Exception):
     """Why this submission cannot be taken in at all (its build reason)."""
 
 
+class TooLarge(IntakeProblem):
+    """The submission is over one of intake's caps (size, files and members, depth)."""
+
+
 @dataclass
 class Submission:
     """What intake made of a folder, archive or file: the files a build may use, and why not, if none."""
@@ -46,6 +50,7 @@ class Submission:
     files: list[str]  # regular files, relative POSIX paths, sorted
     notes: list[str] = field(default_factory=list)  # intake lines for the report
     problem: str = ""  # why nothing can be built, or ""
+    too_large: bool = False  # the problem is one of intake's caps (a service answers 413, not 422)
     temp: str = ""  # a folder this intake made (an unpacked archive), removed by close()
 
 
@@ -110,12 +115,12 @@ def open_submission(path: Path) -> Submission:
             sub.root = _single_top_folder(Path(temp))
             files, notes = walk(sub.root)
         except IntakeProblem as problem:
-            sub.problem = str(problem)
+            sub.problem, sub.too_large = str(problem), isinstance(problem, TooLarge)
             return sub
         sub.files, sub.notes = files, sub.notes + notes
         return sub
     except IntakeProblem as problem:
-        return Submission(path, [], problem=str(problem))
+        return Submission(path, [], problem=str(problem), too_large=isinstance(problem, TooLarge))
     except OSError as problem:
         return Submission(path, [], problem=f"cannot read the submission: {problem.strerror or problem}")
 
@@ -151,7 +156,7 @@ def walk(root: Path) -> tuple[list[str], list[str]]:
     while pending:
         folder, rel, depth = pending.pop()
         if depth > MAX_DEPTH:
-            raise IntakeProblem(f"the submission is nested more than {MAX_DEPTH} folders deep ({rel.parts[0]}/...)")
+            raise TooLarge(f"the submission is nested more than {MAX_DEPTH} folders deep ({rel.parts[0]}/...)")
         with os.scandir(folder) as entries:
             for entry in entries:
                 name = rel / entry.name
@@ -160,7 +165,7 @@ def walk(root: Path) -> tuple[list[str], list[str]]:
                     continue
                 count += 1
                 if count > MAX_ENTRIES:
-                    raise IntakeProblem(f"the submission holds more than {MAX_ENTRIES} files and folders")
+                    raise TooLarge(f"the submission holds more than {MAX_ENTRIES} files and folders")
                 mode = entry.stat(follow_symlinks=False).st_mode
                 if stat.S_ISDIR(mode):
                     pending.append((Path(entry.path), name, depth + 1))
@@ -191,7 +196,7 @@ def read_file(root: Path, rel: str, limit: int = MAX_SOURCE_BYTES) -> bytes:
         if not stat.S_ISREG(info.st_mode):
             raise IntakeProblem(f"{rel} is not a regular file")
         if info.st_size > limit:
-            raise IntakeProblem(f"{rel} is larger than {limit // 1024} KB")
+            raise TooLarge(f"{rel} is larger than {limit // 1024} KB")
         return handle.read(limit + 1)[:limit]
 
 
@@ -252,7 +257,7 @@ class _Budget:
         """One more member, skipped or not, and the size its header declares."""
         self.members += 1
         if self.members > MAX_ENTRIES:
-            raise IntakeProblem(f"the archive {self.archive} holds more than {MAX_ENTRIES} members")
+            raise TooLarge(f"the archive {self.archive} holds more than {MAX_ENTRIES} members")
         self.take(max(declared, 0))
 
     def take(self, size: int) -> None:
@@ -261,7 +266,7 @@ class _Budget:
             self.over()
 
     def over(self) -> None:
-        raise IntakeProblem(f"the archive {self.archive} unpacks to more than {MAX_BYTES // (1024 * 1024)} MB")
+        raise TooLarge(f"the archive {self.archive} unpacks to more than {MAX_BYTES // (1024 * 1024)} MB")
 
 
 class _Bounded(io.RawIOBase):
@@ -292,7 +297,7 @@ def _safe_parts(raw: str) -> tuple[list[str] | None, str]:
     if ".." in parts:
         return None, "a path that leaves the archive's folder"
     if len(parts) > MAX_DEPTH:
-        raise IntakeProblem(f"the archive nests folders more than {MAX_DEPTH} deep")
+        raise TooLarge(f"the archive nests folders more than {MAX_DEPTH} deep")
     return parts, ""
 
 

@@ -210,7 +210,7 @@ def _cases(results: list[SubmissionResult]) -> list[CaseRate]:
     for result in results:
         for case in result.cases:
             rate = rates.setdefault(case.name, CaseRate(case.name, case.rubric, 0, 0))
-            if case.reason.startswith("not run:"):
+            if not case.ran:
                 continue
             rate.ran += 1
             rate.passed += case.status == PASSED
@@ -251,7 +251,7 @@ def _groups(reports: list[Report]) -> list[FailureGroup]:
     groups: dict[tuple, FailureGroup] = {}
     for report in reports:
         for case in report.result.cases:
-            if case.status != FAILED or case.reason.startswith("not run:"):
+            if case.status != FAILED or not case.ran:
                 continue
             turn = case.turns[case.first_divergence] if case.first_divergence is not None and case.turns else None
             if turn is not None and turn.expected != turn.actual:

@@ -246,9 +246,8 @@ class App:
             taken = intake.open_submission(staged)
             intake.close(taken)
             if taken.problem:
-                over = "more than" in taken.problem  # intake's caps (size, members, depth) say "more than"
                 shutil.rmtree(staged, ignore_errors=True)
-                return 413 if over else 422, f"the upload was refused: {taken.problem}", None
+                return 413 if taken.too_large else 422, f"the upload was refused: {taken.problem}", None
             return 202, "", self.s.store.add(student, game, staged)
         except BaseException:
             shutil.rmtree(staged, ignore_errors=True)

@@ -15,7 +15,7 @@ from typing import Callable
 
 from harness.classes import classroom, executor
 from harness.grading import scoring
-from harness.results import FAILED, CaseResult, SubmissionResult, Verdict
+from harness.results import FAILED, Cause, CaseResult, SubmissionResult, Verdict
 from harness.serve import views
 from harness.serve.store import Row, Store
 
@@ -240,5 +240,6 @@ def merge(game: Game, public: SubmissionResult, hidden: SubmissionResult) -> Sub
 
 def _not_run(case, hidden: SubmissionResult) -> CaseResult:
     reason = next((b.reason for b in hidden.builds.values() if b.reason), "") or "the grading did not reach it"
+    built = all(b.ok for b in hidden.builds.values())
     return CaseResult(case.name, case.description, case.rubric, case.points, case.visibility, FAILED,
-                      reason=f"not run: {reason}")
+                      reason=f"not run: {reason}", cause=Cause.NOT_REACHED if built else Cause.NOT_BUILT)

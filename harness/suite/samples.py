@@ -28,7 +28,7 @@ from harness.loading import schema
 from harness.loading import yamlfile
 from harness.loading.cases import Case
 from harness.errors import InputError
-from harness.results import FAILED, SubmissionResult
+from harness.results import FAILED, Cause, SubmissionResult
 from harness.loading.spec import Spec
 
 _LOST = 1e-9  # an item is lost when it earned less than its weight by more than rounding
@@ -152,7 +152,7 @@ def judge(expectation: Expectation, found: list[Case], result: SubmissionResult)
     if expectation.build_fails and not unbuilt:
         problems.append(f"no case of {', '.join(sorted(expectation.build_fails))} was graded to show the failed build")
     for case in unbuilt:
-        if case.status != FAILED or not case.reason.startswith("not run:"):
+        if case.status != FAILED or case.cause != Cause.NOT_BUILT:
             problems.append(f"{case.name}: expected not run (a failed build), got {case.status}: {case.reason or 'no reason'}")
             break
     if expectation.loses is not None:
