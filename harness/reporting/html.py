@@ -8,10 +8,11 @@ import difflib
 import functools
 import re
 
-from jinja2 import Environment, PackageLoader, select_autoescape
+from jinja2 import Environment
 from markupsafe import Markup, escape
 
 from harness.grading import scoring
+from harness.reporting import templates
 from harness.reporting.terminal import HIDDEN
 from harness.results import MARKS, SubmissionResult
 from harness.safe_text import cap, visible
@@ -68,9 +69,9 @@ def safe_text(text, limit: int = TEXT_CHARS) -> str:
 
 @functools.cache
 def _environment() -> Environment:
-    """Made once a process: its templates are compiled on first use (20 ms each) and kept."""
-    env = Environment(loader=PackageLoader("harness.reporting", "templates"), autoescape=select_autoescape(["html", "j2"]),
-                      trim_blocks=True, lstrip_blocks=True)
+    """The pages' one environment, with the report's filters (added once, before the report's
+    template is first loaded)."""
+    env = templates.environment()
     env.filters["ws"] = whitespace
     env.filters["safe_text"] = safe_text
     env.filters["lines"] = lambda text: (text or "").count("\n")

@@ -7,9 +7,8 @@ template's HTML escaping. The comparison itself is `harness.classes.similarity`'
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from jinja2 import Environment, PackageLoader, select_autoescape
-
 from harness import atomic
+from harness.reporting import templates
 from harness.safe_text import cap, visible, writable
 
 FILE = "similarity.html"
@@ -126,9 +125,7 @@ def _lines(text: str, start: int, limit: int, marks: list) -> list[list[Segment]
 
 
 def render(result: Page) -> str:
-    env = Environment(loader=PackageLoader("harness.reporting", "templates"), autoescape=select_autoescape(["html", "j2"]),
-                      trim_blocks=True, lstrip_blocks=True)
-    return env.get_template("similarity.html.j2").render(p=result)
+    return templates.environment().get_template("similarity.html.j2").render(p=result)
 
 
 def write(result: Page, path: Path) -> Path:

@@ -10,10 +10,9 @@ submission printed goes through `visible`/`cap` and the template's HTML escaping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from jinja2 import Environment, PackageLoader, select_autoescape
-
 from harness import atomic
-from harness.results import FAILED, PASSED, SubmissionResult
+from harness.reporting import templates
+from harness.results import FAILED, HARNESS_ERROR, PASSED, SubmissionResult, Verdict
 from harness.safe_text import cap, visible, writable
 
 BINS = 10
@@ -175,7 +174,7 @@ def _histogram(results: list[SubmissionResult]) -> list[Bin]:
     bins = [Bin(i * 100 // BINS, (i + 1) * 100 // BINS, 0, 0) for i in range(BINS)]
     for result in results:
         index = min(int(result.percent * BINS // 100), BINS - 1)
-        if result.status == "graded":
+        if result.status == Verdict.GRADED:
             bins[index].graded += 1
         else:
             bins[index].other += 1
@@ -275,8 +274,8 @@ def _groups(reports: list[Report]) -> list[FailureGroup]:
 def _reason(result: SubmissionResult) -> str:
     reasons = [f"{t}: {b.reason}" + (f" — {b.further.splitlines()[0]}" if b.further else "")
                for t, b in result.builds.items() if not b.ok]
-    if not reasons and result.status == "harness-error":
-        reasons = [c.reason for c in result.cases if c.status == "harness-error"][:1]
+    if not reasons and result.status == Verdict.HARNESS_ERROR:
+        reasons = [c.reason for c in result.cases if c.status == HARNESS_ERROR][:1]
     return _shown("; ".join(reasons), TEXT_CHARS) or ""
 
 
@@ -287,16 +286,14 @@ def summarise(reports: list[Report], not_graded: list[str], title: str, mileston
                 r.result.passed, r.result.total, _reason(r.result), r.reused,
                 visible(r.original) if r.original and r.original != r.result.name else "",
                 visible("; ".join(r.result.off_language)), visible(r.late)) for r in reports]
-    problems = [Problem(row.name, row.link, row.status, row.reason) for row in rows if row.status != "graded"]
+    problems = [Problem(row.name, row.link, row.status, row.reason) for row in rows if row.status != Verdict.GRADED]
     return ClassPage(title, milestone, rows, list(not_graded), _histogram(results), _items(results), _cases(results),
                      _groups(reports), problems, order,
                      list(suspects), since)
 
 
 def render(page: ClassPage) -> str:
-    env = Environment(loader=PackageLoader("harness.reporting", "templates"), autoescape=select_autoescape(["html", "j2"]),
-                      trim_blocks=True, lstrip_blocks=True)
-    return env.get_template("index.html.j2").render(p=page, bins=BINS)
+    return templates.environment().get_template("index.html.j2").render(p=page, bins=BINS)
 
 
 def write(spec, milestone: str | None, reports: list[Report], not_graded: list[str], path: Path,
