@@ -291,55 +291,6 @@ class GameState:
         (self.flip if move.action == "f" else self.play)(move.value)
 
 
-_STATE_LABEL = "Game state:"
-
-
-def _lenient_state(text: str) -> str | None:
-    """A state string as a GameState.toString() with small formatting slips may print it (spaces,
-    unsorted parts, `||` for an empty middle, a missing `+`), in the canonical form; None if
-    it does not read as a state at all."""
-    parts = re.sub(r"\s+", "", text).split("|")
-    if len(parts) != 3:
-        return None
-    halves = []
-    for part in parts:
-        pair = part.split("+")
-        if len(pair) == 1:
-            pair.append("")
-        if len(pair) != 2 or not all(re.fullmatch(r"[1-6]*", side) for side in pair):
-            return None
-        halves.append(["".join(sorted(side)) for side in pair])
-    if len(halves[1][1]) > 1:
-        return None
-    return "|".join("+".join(pair) for pair in halves)
-
-
-def _canonical_state_line(line: str) -> str:
-    """One line (without its end): indentation, an optional `Game state:` label and the spaces
-    around it, the text, trailing spaces; the text rewritten if it reads as a state. Plain
-    string code, linear in the line: a program's output may be a line of 100,000 spaces."""
-    text = line.rstrip(" \t\r")
-    head = len(text) - len(text.lstrip(" \t"))
-    if text.startswith(_STATE_LABEL, head):
-        after = head + len(_STATE_LABEL)
-        head = len(text) - len(text[after:].lstrip(" \t"))
-    state = _lenient_state(text[head:]) if "|" in text[head:] else None
-    return line if state is None else line[:head] + state + line[len(text):]
-
-
-def canonical_states(text: str) -> str:
-    """Every state a line shows (`Game state: ...` in a game, a bare state where the method
-    driver prints toString()) read leniently and written canonically.
-
-    The grader applies this to a program's output before comparing, so the items about the
-    game and the methods judge the states (the facts) and only the `to-string` item, which
-    turns the rewrite off, judges how toString() writes them. A line that does not read as a
-    state is left as it is."""
-    if "|" not in text:
-        return text
-    return "\n".join(_canonical_state_line(line) if "|" in line else line for line in text.split("\n"))
-
-
 def illegal_attempts(state: GameState, move: Move) -> list:  # audit: reference-only (--plan)
     """Illegal move texts to type before the legal `move` (sorted; see the docstring)."""
     attempts = set()

@@ -1,0 +1,183 @@
+"""Reversi read as a person reads a program's output: the functions the spec names for the
+grader to call in-process (`reference.reversi_reading:...` in specs/, apart from the game
+in `reference/reversi.py`, which `python -m reference.reversi` runs):
+
+- `read_boards`: the spec's `rewrite`, every drawing of the 6x6 board read as the reference
+  prints it;
+- `facts`: the spec's state reader (`state: read:`), what a person reads in a turn.
+
+The game never calls them: kept apart, they leave the game's module (the one the mutation
+audit mutates) with the game alone.
+"""
+from reference.reversi import BLACK, COLUMNS, EMPTY, SIZE, WHITE, render
+
+
+# ---------------------------------------------------------------- reading a program's board
+
+# The handout says a program "can use" ● and ○: a person reads the 6x6 grid from any drawing of
+# it, so the grader does too. A row is six cells, one glyph each, with or without separators
+# (spaces, `|`), with or without its row number (1-6) before or after; a header of the column
+# letters (`abcdef`, `a b c d e f`, upper case too) and border lines (`+-+-+`, `----`) may go
+# around or between the rows. Six such rows in a row are a board, and are read as the
+# reference prints it. Plain string code, linear in the output: no regular expression runs over
+# what a program printed.
+_BLACK_GLYPHS = frozenset("●XxBb@*■⚫#")
+_WHITE_GLYPHS = frozenset("○OoWw□⚪")
+_EMPTY_GLYPHS = frozenset(".-_· +")
+_GLYPHS = _BLACK_GLYPHS | _WHITE_GLYPHS | _EMPTY_GLYPHS
+_LONGEST_ROW = 200
+_BORDER_CHARS = frozenset("+-=|─━│┃┼┬┴├┤┌┐└┘╋═║╬╔╗╚╝╦╩╠╣ ")
+_VERTICALS = str.maketrans("│┃║¦", "||||")
+
+
+def _glyph(ch: str) -> str:
+    return BLACK if ch in _BLACK_GLYPHS else WHITE if ch in _WHITE_GLYPHS else EMPTY
+
+
+def _row(line: str):
+    """(row number or None, six squares) when the line draws one row of the board, else None."""
+    if len(line) > _LONGEST_ROW:
+        return None
+    raw = line.rstrip("\r").translate(_VERTICALS)
+    if raw[:1] in "123456" and raw[:1] and raw[1:2] == " " and len(raw) >= 8 and raw[8:].strip() == "" \
+            and all(ch in _GLYPHS for ch in raw[2:8]):
+        return int(raw[0]), [_glyph(ch) for ch in raw[2:8]]  # `1   ●○  `: spaces as empty squares
+    text = raw.rstrip(" \t")
+    number = None
+    stripped = text.lstrip()
+    if stripped[:1] in "0123456" and stripped[:1]:
+        number, text = int(stripped[0]), stripped[1:]
+        if text.rstrip().endswith(" " + stripped[0]) or text.rstrip().endswith("|" + stripped[0]):
+            text = text.rstrip()[:-1]  # the row number again at its end
+    elif stripped[-1:] in "123456" and stripped[-1:] and len(stripped) > 6:
+        number, text = int(stripped[-1]), stripped[:-1].rstrip()
+    if number is not None and text.startswith(" ") is False and text[:1] not in "|: ":
+        return None  # "12" or "1x": not a row number followed by cells
+    if "|" in text:
+        inner = text.strip(" :")
+        inner = inner[1:] if inner.startswith("|") else inner
+        inner = inner[:-1] if inner.endswith("|") else inner
+        cells = [cell.strip() or "." for cell in inner.split("|")]
+    else:
+        cells = text.split()
+    if len(cells) == SIZE and all(len(cell) == 1 and cell in _GLYPHS for cell in cells):
+        return number, [_glyph(cell) for cell in cells]
+    compact = text.strip("|: ") if number is None else text[1:] if text[:1] in " |:" else text
+    compact = compact.rstrip("| ")
+    if len(compact) == SIZE and all(ch in _GLYPHS for ch in compact) and compact.strip():
+        return number, [_glyph(ch) for ch in compact]
+    return None
+
+
+def _is_header(line: str) -> bool:
+    letters = "".join(ch for ch in line.translate(_VERTICALS).lower() if not ch.isspace() and ch != "|")
+    return letters == COLUMNS
+
+
+def _is_border(line: str) -> bool:
+    stripped = line.strip()
+    return len(stripped) >= 3 and any(ch in "-=─━═" for ch in stripped) and all(ch in _BORDER_CHARS for ch in stripped)
+
+
+def read_boards(text: str) -> str:
+    """`text` with every drawing of the 6x6 board read as the reference prints it (the header
+    `  abcdef`, then `1 ......` to `6 ......` with ● and ○); all other lines as they are."""
+    if len(text) > 4 * 1024 * 1024:
+        return text
+    lines = text.split("\n")
+    rows = [_row(line) for line in lines]
+    out, index = [], 0
+    while index < len(lines):
+        found = _board_at(lines, rows, index)
+        if found is None:
+            out.append(lines[index])
+            index += 1
+            continue
+        board, end = found
+        while out and (_is_border(out[-1]) or _is_header(out[-1])):
+            out.pop()
+        out += render(board).rstrip("\n").split("\n")
+        while end < len(lines) and (_is_border(lines[end]) or _is_header(lines[end])):
+            end += 1
+        index = end
+    return "\n".join(out)
+
+
+def _board_at(lines, rows, index):
+    """(board, index past it) when six rows start at `index` (borders between them allowed)."""
+    board, at, numbers = [], index, []
+    while at < len(lines) and len(board) < SIZE:
+        if rows[at] is not None:
+            numbers.append(rows[at][0])
+            board.append(rows[at][1])
+            at += 1
+        elif board and _is_border(lines[at]):
+            at += 1
+        else:
+            break
+    if len(board) < SIZE or (at < len(lines) and rows[at] is not None):
+        return None
+    if any(n is not None for n in numbers) and numbers not in (list(range(1, SIZE + 1)), list(range(SIZE))):
+        return None  # labelled rows count 1-6 (or 0-5) in order
+    return board, at
+
+
+canonical_board = read_boards  # the name earlier specs used
+
+
+_COLOURS = (("black", BLACK), ("white", WHITE))
+_WINNING = ("win", "won", "victor")
+_TIED = ("tie", "draw")
+
+
+def _words(line: str) -> list[str]:
+    return "".join(ch if ch.isalpha() else " " for ch in line.lower()).split()
+
+
+def _named_otherwise(line: str, words: list[str]) -> list[str]:
+    """A colour a line names without its word: by its piece (`Turn: ●`), or as player 1 (Black,
+    who moves first) or player 2."""
+    pieces = [name for name, glyph in _COLOURS if glyph in line]
+    if pieces:
+        return pieces
+    lowered = line.lower()
+    return [name for name, number in (("black", "1"), ("white", "2"))
+            if any(lowered[at + 6:at + 8].strip().startswith(number) for at in _finds(lowered, "player"))]
+
+
+def _finds(text: str, word: str) -> list[int]:
+    found, at = [], text.find(word)
+    while at >= 0 and len(found) < 8:
+        found.append(at)
+        at = text.find(word, at + 1)
+    return found
+
+
+def facts(text: str) -> list[tuple[str, str]]:
+    """What a person reads in a turn's output, in order, whatever the drawing and the wording:
+    every board drawn (`board`, its rows joined by `/`), whose turn a line announces (`turn`:
+    the one colour it names) and the outcome a line announces (`result`: the winning colour,
+    or `tie`). Lines naming both colours (the counts) are left to the items about text."""
+    found = []
+    lines = read_boards(text).split("\n")
+    index = 0
+    while index < len(lines):
+        if lines[index] == "  " + COLUMNS and index + SIZE < len(lines):
+            rows = lines[index + 1:index + 1 + SIZE]
+            if all(row[:2] == f"{n} " for n, row in enumerate(rows, 1)):
+                found.append(("board", "/".join(row[2:] for row in rows)))
+                index += 1 + SIZE
+                continue
+        line = lines[index]
+        index += 1
+        if len(line) > _LONGEST_ROW * 4:
+            continue
+        words = _words(line)
+        named = [name for name, _ in _COLOURS if name in words] or _named_otherwise(line, words)
+        if any(word.startswith(_TIED) for word in words) and len(named) != 1:
+            found.append(("result", "tie"))
+        elif len(named) == 1 and any(word.startswith(_WINNING) for word in words):
+            found.append(("result", named[0]))
+        elif len(named) == 1:
+            found.append(("turn", named[0]))
+    return found
