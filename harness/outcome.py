@@ -5,24 +5,38 @@ reads), `timeout` (a turn or the whole run over its limit) or `output-limit`. Ca
 as a plain value (`0`, `"waiting"`, `"signal SIGSEGV"`); everything else uses `End`.
 """
 from dataclasses import dataclass
+from enum import StrEnum
 
-KINDS = ("exit", "signal", "waiting", "timeout", "output-limit")
+
+class Kind(StrEnum):
+    """The kinds of a run's end (the strings are a case file's and result.json's)."""
+    EXIT = "exit"
+    SIGNAL = "signal"
+    WAITING = "waiting"
+    TIMEOUT = "timeout"
+    OUTPUT_LIMIT = "output-limit"
+
+
+KINDS = tuple(Kind)
 
 
 @dataclass(frozen=True)
 class End:
     """How a run ended (exit status, signal, waiting, timeout, output limit), compared with a case's."""
-    kind: str  # one of KINDS
+    kind: Kind
     status: int | None = None  # the exit status, for kind "exit"
     signal: str | None = None  # the signal's name (SIGSEGV), for kind "signal"
 
+    def __post_init__(self):
+        object.__setattr__(self, "kind", Kind(self.kind))  # a plain string given is checked and typed here
+
     @classmethod
     def exited(cls, status: int) -> "End":
-        return cls("exit", status=status)
+        return cls(Kind.EXIT, status=status)
 
     @classmethod
     def killed(cls, name: str) -> "End":
-        return cls("signal", signal=name)
+        return cls(Kind.SIGNAL, signal=name)
 
     @classmethod
     def parse(cls, value) -> "End":
@@ -35,58 +49,58 @@ class End:
             return cls.exited(value)
         if isinstance(value, str) and value.startswith("signal "):
             return cls.killed(value.split(" ", 1)[1])
-        if value in ("waiting", "timeout", "output-limit"):
-            return cls(value)
+        if value in (Kind.WAITING, Kind.TIMEOUT, Kind.OUTPUT_LIMIT):
+            return cls(Kind(value))
         raise ValueError(f"not a run end: {value!r}")
 
     @property
     def value(self) -> int | str:
         """The plain value a case file and result.json hold."""
-        if self.kind == "exit":
+        if self.kind == Kind.EXIT:
             return self.status
-        if self.kind == "signal":
+        if self.kind == Kind.SIGNAL:
             return f"signal {self.signal}"
-        return self.kind
+        return str(self.kind)
 
     @property
     def finished(self) -> bool:
         """The program ended by itself (an exit or a crash), not stopped by the harness."""
-        return self.kind in ("exit", "signal")
+        return self.kind in (Kind.EXIT, Kind.SIGNAL)
 
     @property
     def stopped(self) -> bool:
         """The harness stopped the program: a limit was reached."""
-        return self.kind in ("timeout", "output-limit")
+        return self.kind in (Kind.TIMEOUT, Kind.OUTPUT_LIMIT)
 
     def label(self) -> str:
         """As a noun phrase: "exit status 1", "still waiting for input"."""
         return {
-            "exit": f"exit status {self.status}",
-            "signal": f"killed by {self.signal}",
-            "waiting": "still waiting for input",
-            "timeout": "timed out",
-            "output-limit": "stopped at the output limit",
+            Kind.EXIT: f"exit status {self.status}",
+            Kind.SIGNAL: f"killed by {self.signal}",
+            Kind.WAITING: "still waiting for input",
+            Kind.TIMEOUT: "timed out",
+            Kind.OUTPUT_LIMIT: "stopped at the output limit",
         }[self.kind]
 
     def describe(self) -> str:
         """As the end of a sentence about the program: "exited with status 1"."""
         return {
-            "exit": "ended normally (exit status 0)" if self.status == 0 else f"ended with exit status {self.status}",
-            "signal": f"crashed (killed by {self.signal})",
-            "waiting": "was still waiting for input",
-            "timeout": "ran past its time limit",
-            "output-limit": "printed more than the output limit",
+            Kind.EXIT: "ended normally (exit status 0)" if self.status == 0 else f"ended with exit status {self.status}",
+            Kind.SIGNAL: f"crashed (killed by {self.signal})",
+            Kind.WAITING: "was still waiting for input",
+            Kind.TIMEOUT: "ran past its time limit",
+            Kind.OUTPUT_LIMIT: "printed more than the output limit",
         }[self.kind]
 
     def expectation(self) -> str:
         """As what a case expects, after "expected": "the program to end normally (exit status 0)"."""
         return {
-            "exit": ("the program to end normally (exit status 0)" if self.status == 0
+            Kind.EXIT: ("the program to end normally (exit status 0)" if self.status == 0
                      else f"the program to end with exit status {self.status}"),
-            "signal": f"the program to be killed by {self.signal}",
-            "waiting": "the program to ask for more input",
-            "timeout": "the program to run past its time limit",
-            "output-limit": "the program to print more than the output limit",
+            Kind.SIGNAL: f"the program to be killed by {self.signal}",
+            Kind.WAITING: "the program to ask for more input",
+            Kind.TIMEOUT: "the program to run past its time limit",
+            Kind.OUTPUT_LIMIT: "the program to print more than the output limit",
         }[self.kind]
 
     def differs_from(self, other: "End") -> str:

@@ -75,7 +75,7 @@ def test_the_tail_is_the_exact_test_for_every_count(n, p):
             assert distribution._tail(k, n, p) == pytest.approx(float(exact), rel=1e-9), k
 
 
-def _gradings(rule: distribution.Law, draw, count: int, seed: int) -> list[distribution.Verdict]:
+def _gradings(rule: distribution.Law, draw, count: int, seed: int) -> list[distribution.LawVerdict]:
     """`count` gradings of a generator `draw(rng)` -> one value, each on `least` values."""
     rng = random.Random(seed)
     return [distribution.judge(rule, [str(draw(rng)) for _ in range(rule.least)], rule.least) for _ in range(count)]

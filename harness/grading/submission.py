@@ -22,7 +22,7 @@ from harness.judging import alternatives, charging, compare, facts
 from harness.loading import config, functions
 from harness.loading.cases import Case
 from harness.loading.spec import Spec
-from harness.outcome import End
+from harness.outcome import End, Kind
 from harness.results import FAILED, HARNESS_ERROR, PASSED, BuildSummary, Cause, CaseResult, SubmissionResult, Verdict
 from harness.running import launcher, proctree, runner, sandbox
 from harness.running.budget import Budget, Meter, counter
@@ -97,7 +97,7 @@ def _run_program(spec: Spec, case: Case, build: builder.Build, home: str, inputs
         confined = sandbox.wrap(command, writable=[home], readable=[], hidden=build.hidden, cwd=home, copies=copies) \
             if build.sandboxed else sandbox.unprivileged(command, [home], [build.src] if build.src else [])
         run = runner.run(confined, env=child_env(home), cwd=home, inputs=inputs, limits=limits, spin=spin)
-    if build.sandboxed and run.end.kind == "exit":
+    if build.sandboxed and run.end.kind == Kind.EXIT:
         run.end = End.parse(sandbox.exit_status(run.end.status))
     return command, run
 
@@ -162,7 +162,7 @@ def _judge(spec: Spec, case_milestone: str | None, view: compare.View, result: C
     result.status = PASSED if comparison.passed else FAILED
     if not comparison.passed:
         result.reason = "; ".join(comparison.problems + ([comparison.difference] if comparison.difference else []))
-        if run.detail and run.end != expected.end and (run.end.stopped or run.end.kind == "waiting"):
+        if run.detail and run.end != expected.end and (run.end.stopped or run.end.kind == Kind.WAITING):
             result.reason = f"{run.detail}; {result.reason}"
 
         chargeable = {i.id for i in spec.items(case_milestone) if i.graded}

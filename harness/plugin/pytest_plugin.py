@@ -136,12 +136,14 @@ class CaseItem(pytest.Item):
         self.user_properties += [("rubric", case.rubric), ("points", case.points), ("visibility", case.visibility)]
 
     def setup(self) -> None:
+        from harness.results import HARNESS_ERROR  # the harness is imported only once a game is asked for
         self.verdict = self.config.stash[_RUN].verdict(self.name)
-        if self.verdict.status == "harness-error":
+        if self.verdict.status == HARNESS_ERROR:
             raise HarnessFailed(self.verdict.text)
 
     def runtest(self) -> None:
-        if self.verdict.status != "passed":
+        from harness.results import PASSED
+        if self.verdict.status != PASSED:
             raise CaseFailed(self.verdict.text)
 
     def repr_failure(self, excinfo, style=None):

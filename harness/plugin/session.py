@@ -31,7 +31,7 @@ from harness.loading.cases import Case
 from harness.loading.spec import Spec
 from harness.reporting import terminal
 from harness.starts.law import CHECK_NAME
-from harness.results import FAILED, HARNESS_ERROR, MARKS, PASSED, BuildSummary, Cause, CaseResult, SubmissionResult
+from harness.results import FAILED, HARNESS_ERROR, MARKS, PASSED, BuildSummary, Cause, CaseResult, Status, SubmissionResult
 from harness.running import sandbox
 from harness.safe_text import cap, visible
 
@@ -39,9 +39,9 @@ TEXT_CHARS = 3000  # of a reason, a note or a compiler's error in a failure's te
 
 
 @dataclass
-class Verdict:
+class CaseVerdict:
     """A case's outcome for pytest: passed, failed or harness-error, and what a person reads."""
-    status: str
+    status: Status
     text: str = ""
     result: CaseResult | None = None
 
@@ -99,7 +99,7 @@ class GameRun:
                 atomic.write_text(stored, json.dumps(self._grade().to_json()))
         return SubmissionResult.from_json(json.loads(stored.read_text(encoding="utf-8")))
 
-    def verdict(self, name: str) -> "Verdict":
+    def verdict(self, name: str) -> "CaseVerdict":
         """A case's (or the law check's) verdict from the one grading."""
         graded = self.result()
         result = next((case for case in graded.cases if case.name == name), None)
@@ -107,10 +107,10 @@ class GameRun:
             case.target for case in self.cases.values() if case.name == name)
         build = graded.builds.get(target)
         if build is not None and not build.ok and (result is None or result.cause == Cause.NOT_BUILT):
-            return Verdict(FAILED, build_failure_text(build), result)
+            return CaseVerdict(FAILED, build_failure_text(build), result)
         if result is None:
-            return Verdict(HARNESS_ERROR, f"the grading made no result for {name} (not the program's fault)")
-        return Verdict(result.status if result.status in (PASSED, HARNESS_ERROR) else FAILED,
+            return CaseVerdict(HARNESS_ERROR, f"the grading made no result for {name} (not the program's fault)")
+        return CaseVerdict(result.status if result.status in (PASSED, HARNESS_ERROR) else FAILED,
                        "" if result.passed else failure_text(result), result)
 
     def law_target(self) -> str:

@@ -24,7 +24,7 @@ CHECK_NAME = "start-distribution"
 
 
 @dataclass
-class Verdict:
+class LawVerdict:
     """Whether the random starts seen follow the spec's law, with the counts that say so."""
     passed: bool | None  # None: too few values to judge
     counts: dict[str, int]  # per value of the law, and any value outside it
@@ -66,7 +66,7 @@ def sample(rule: Law, starts: list[str]) -> list[str]:
     return [str(value) for start in counted(rule, starts) for value in read(start)]
 
 
-def check(rule: Law, starts: list[str]) -> "Verdict":
+def check(rule: Law, starts: list[str]) -> "LawVerdict":
     """The law judged on the starts a program drew."""
     return judge(rule, sample(rule, starts), len(counted(rule, starts)))
 
@@ -87,7 +87,7 @@ def _tail(count: int, trials: int, probability: float) -> float:
     return min(1.0, math.fsum(math.exp(c) for c in map(log_chance, range(trials + 1)) if c <= bar))
 
 
-def judge(rule: Law, values: list[str], starts: int) -> Verdict:
+def judge(rule: Law, values: list[str], starts: int) -> LawVerdict:
     """The exact test of the values against the law."""
     counts = Counter(values)
     n = len(values)
@@ -97,10 +97,10 @@ def judge(rule: Law, values: list[str], starts: int) -> Verdict:
     shown.update(outside)
     if outside:
         listed = ", ".join(f"{value!r} ({count} time{'s' if count > 1 else ''})" for value, count in outside.items())
-        return Verdict(False, shown, expected, starts, outside, None,
+        return LawVerdict(False, shown, expected, starts, outside, None,
                        f"the starts show values the handout rules out: {listed}")
     if n < rule.least:
-        return Verdict(None, shown, expected, starts, {}, None,
+        return LawVerdict(None, shown, expected, starts, {}, None,
                        f"too few values to judge the random setup ({n} from {starts} starts; the check needs {rule.least})")
     chances = {value: _tail(shown[value], n, p) for value, p in rule.probabilities.items()}
     value, chance = min(chances.items(), key=lambda pair: pair[1])
@@ -108,12 +108,12 @@ def judge(rule: Law, values: list[str], starts: int) -> Verdict:
         reason = (f"the random setup is not drawn as the handout says: {value!r} came {shown[value]} times in {n} "
                   f"values ({expected[value]:.1f} expected); a correct program is this far off with a chance of "
                   f"{chance:.1e}")
-        return Verdict(False, shown, expected, starts, {}, (value, chance), reason)
-    return Verdict(True, shown, expected, starts, {}, (value, chance),
+        return LawVerdict(False, shown, expected, starts, {}, (value, chance), reason)
+    return LawVerdict(True, shown, expected, starts, {}, (value, chance),
                    f"{n} values from {starts} starts drawn as the handout says")
 
 
-def table(verdict: Verdict) -> str:
+def table(verdict: LawVerdict) -> str:
     """Observed against expected counts, one value a line."""
     lines = ["value  observed  expected"]
     for value, count in verdict.counts.items():
@@ -122,7 +122,7 @@ def table(verdict: Verdict) -> str:
     return "\n".join(lines)
 
 
-def check_result(rule: Law, verdict: Verdict, title: str) -> CaseResult:
+def check_result(rule: Law, verdict: LawVerdict, title: str) -> CaseResult:
     """The check as one case of the setup item: failed when the law is broken, not counted
     when too few starts could be seen (the program's other cases say why)."""
     result = CaseResult(CHECK_NAME, title, rule.rubric or "", rule.points, "public",

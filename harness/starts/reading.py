@@ -24,6 +24,7 @@ from functools import cache
 import re2
 
 from harness.loading.random_start import RandomStart
+from harness.outcome import Kind as EndKind
 
 
 
@@ -137,9 +138,9 @@ def expected_from_start(settings: RandomStart, expected_events: list[dict], own_
         return None
     with start_file(actual) as path:
         again = rerun([settings.option, path], inputs.lines)
-    if again.end.kind == "exit" and again.end.status != 0 or again.end.kind == "signal" or again.end.stopped:
+    if again.end.kind == EndKind.EXIT and again.end.status != 0 or again.end.kind == EndKind.SIGNAL or again.end.stopped:
         last = (again.output().strip().splitlines() or ["no reason given"])[-1]
-        problem = judged(settings, again.end.status, last, actual) if again.end.kind == "exit" else None
+        problem = judged(settings, again.end.status, last, actual) if again.end.kind == EndKind.EXIT else None
         if problem is not None:
             return problem
         if again.end != own_end:

@@ -10,6 +10,7 @@ from harness.errors import InputError
 from harness.grading.submission import make_inputs, run_reference
 from harness.starts.drawing import reference_seed_args
 from harness.loading.spec import Spec
+from harness.outcome import Kind
 
 
 @dataclass
@@ -27,7 +28,7 @@ def expected_for(spec: Spec, case: Case) -> dict:
         except RuntimeError as problem:  # the reference could not plan the case's strategy
             line = case.document.line_of(["inputs"]) if case.document else 1
             raise InputError(f"{problem}; fix the strategy in inputs", case.path, line)
-    if run.end.stopped or run.end.kind == "signal":
+    if run.end.stopped or run.end.kind == Kind.SIGNAL:
         raise InputError(f"the reference did not finish this case ({run.end.label()}: {run.detail}); fix the inputs",
                          case.path, 1)
     return {"exit": run.end.value, "transcript": run.events}

@@ -54,7 +54,7 @@ class Expectation:
 
 
 @dataclass
-class Verdict:
+class SampleVerdict:
     """Whether one sample got what its entry promises; `problems` says what differs."""
     sample: str
     percent: float
@@ -141,11 +141,11 @@ def cases_for(expectation: Expectation, found: list[Case]) -> list[Case]:
     return list(firsts.values())
 
 
-def judge(expectation: Expectation, found: list[Case], result: SubmissionResult) -> Verdict:
+def judge(expectation: Expectation, found: list[Case], result: SubmissionResult) -> SampleVerdict:
     """What differs between the grading and the entry, each as one line for a person."""
     failed = {c.name: c for c in result.cases if c.status == FAILED}
     lost = sorted(i.id for i in result.items if i.graded and i.counted and i.earned < i.weight - _LOST)
-    verdict = Verdict(expectation.name, result.percent, lost)
+    verdict = SampleVerdict(expectation.name, result.percent, lost)
     problems = verdict.problems
     target_of = {c.name: c.target for c in found}
     unbuilt = [c for c in result.cases if target_of.get(c.name) in expectation.build_fails]
@@ -180,18 +180,18 @@ def _items_differ(lost, promised) -> str:
 
 
 def check(chosen: list[tuple[Spec, Expectation]], grader: grading.Grader, side_by_side: Executor,
-          on_verdict=None) -> list[Verdict]:
+          on_verdict=None) -> list[SampleVerdict]:
     """Grade every chosen sample (of one game or several) side by side on one pool of case
     workers, so none waits on one sample's last case, and judge each; `on_verdict(spec,
     verdict)` hears each verdict in the order given, as soon as it is known. Whatever is not
     yet graded is cancelled if this stops (Ctrl-C)."""
-    def graded(spec: Spec, expectation: Expectation) -> Verdict:
+    def graded(spec: Spec, expectation: Expectation) -> SampleVerdict:
         try:
             found = cases_for(expectation, caseload.load_all(spec, expectation.milestone))
             result = grader.grade(spec, expectation.milestone, found, folder(spec) / expectation.name)
             return judge(expectation, found, result)
         except Exception as problem:  # the harness failed on this sample: its verdict says so, the rest go on
-            return Verdict(expectation.name, 0.0, [], [f"the harness failed on this sample: {problem!r}"])
+            return SampleVerdict(expectation.name, 0.0, [], [f"the harness failed on this sample: {problem!r}"])
 
     futures = [side_by_side.submit(graded, spec, e) for spec, e in chosen]
     verdicts = []
@@ -206,7 +206,7 @@ def check(chosen: list[tuple[Spec, Expectation]], grader: grading.Grader, side_b
     return verdicts
 
 
-def line(verdict: Verdict, width: int) -> str:
+def line(verdict: SampleVerdict, width: int) -> str:
     """One line per sample: as expected, or not, with its score and the items it lost."""
     mark = "ok  " if verdict.ok else "FAIL"
     lost = f"loses {', '.join(verdict.lost)}" if verdict.lost else "loses nothing"
