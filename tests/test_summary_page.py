@@ -13,7 +13,7 @@ import pytest
 
 from harness.loading import cases as caseload
 from harness.loading import spec as specs
-from harness.reporting.summary import first_difference
+from harness.judging.compare import first_differing_line
 from tests.helpers import ROOT
 
 pytestmark = pytest.mark.slow  # a class graded, its page checked in a browser
@@ -92,10 +92,10 @@ def test_scores_items_cases_problems_and_every_report_are_on_the_page(page):
 
 
 def test_the_first_differing_line_looks_past_spacing_then_at_it():
-    assert first_difference("a\nb c\nd", "a\nb  c\nx") == (2, "d", "x")
-    assert first_difference("a \nb", "a\nb") == (0, "a ", "a")  # nothing else differs: the spacing does
-    assert first_difference("a\nb", "a") == (1, "b", None)
-    assert first_difference(None, "a") == (0, None, "a")
+    assert first_differing_line("a\nb c\nd", "a\nb  c\nx") == (2, "d", "x")
+    assert first_differing_line("a \nb", "a\nb") == (0, "a ", "a")  # nothing else differs: the spacing does
+    assert first_differing_line("a\nb", "a") == (1, "b", None)
+    assert first_differing_line(None, "a") == (0, None, "a")
 
 
 def _browser() -> str | None:

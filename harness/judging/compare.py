@@ -545,18 +545,37 @@ def _quote(line: str) -> str:
     return repr(_short(line, 300))
 
 
+def spacing_aside(line: str) -> str:
+    """A line as `first_differing_line` first compares it: runs of spaces as one, letter case aside."""
+    return " ".join(line.split()).casefold()
+
+
+def first_differing_line(expected: str | None, actual: str | None) -> tuple[int, str | None, str | None]:
+    """The first line (0-based) where two texts differ in substance (spacing and letter case
+    aside), or exactly when they differ in nothing else; a line one side lacks is None."""
+    mine = expected.split("\n") if expected is not None else []
+    theirs = actual.split("\n") if actual is not None else []
+    for same in (lambda a, b: spacing_aside(a) == spacing_aside(b), lambda a, b: a == b):
+        for index in range(max(len(mine), len(theirs))):
+            a = mine[index] if index < len(mine) else None
+            b = theirs[index] if index < len(theirs) else None
+            if a is None or b is None or not same(a, b):
+                return index, a, b
+    return 0, mine[0] if mine else None, theirs[0] if theirs else None
+
+
 def describe_difference(turn: Turn, view: View) -> str:
     """The first line where a turn differs, said the way a person would fix it: what the
     program printed and what the expected output has there (for a view that compares the game's
     facts, the fact in words: "expected the board after this input to read ...")."""
     where = f"turn {turn.index}" + (f" (after typing {turn.typed!r})" if turn.typed is not None else "")
-    found = _first_difference(turn, view)
+    found = _judged_difference(turn, view)
     return _said_as_facts(where, turn, view, found) if view.reads_facts else _said_as_text(where, found)
 
 
-def _first_difference(turn: Turn, view: View) -> tuple:
-    """The first difference of a turn, as (what, expected line, actual line, line number):
-    what is "ended", "more", "missing", "extra", "replaced", "invisible" or "cut"."""
+def _judged_difference(turn: Turn, view: View) -> tuple:
+    """The first difference of a turn as `view` judges it (its lines aligned), as (what,
+    expected line, actual line, line number): what is "ended", "more", "missing", "extra", "replaced", "invisible" or "cut"."""
     if turn.actual is None:
         return "ended", _short(turn.expected), None, None
     if turn.expected is None:

@@ -41,7 +41,7 @@ def build_notes(result: SubmissionResult) -> list[str]:
     return [visible(note) for note in notes]
 
 
-def first_difference(case: CaseResult) -> str:
+def first_differing_turn(case: CaseResult) -> str:
     """The first turn where the output differs, expected above actual ("·" marks a space that
     ends a line, which is otherwise invisible), for a student reading plain text."""
     if case.first_divergence is None or not 0 <= case.first_divergence < len(case.turns):
@@ -72,7 +72,7 @@ def case_message(case: CaseResult, worth: str = "") -> str:
         lines.append(case.reason)
     if case.hint:
         lines.append(f"Hint: this case {case.hint}.")
-    if case.status == FAILED and (difference := first_difference(case)):
+    if case.status == FAILED and (difference := first_differing_turn(case)):
         lines.append(difference)
     return cap(visible("\n\n".join(lines)), MESSAGE_CHARS)
 

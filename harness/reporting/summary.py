@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness import atomic
+from harness.judging.compare import first_differing_line
 from harness.reporting import templates
 from harness.results import FAILED, HARNESS_ERROR, PASSED, SubmissionResult, Verdict
 from harness.safe_text import cap, visible, writable
@@ -216,24 +217,6 @@ def _cases(results: list[SubmissionResult]) -> list[CaseRate]:
     return sorted(rates.values(), key=lambda r: (r.percent if r.ran else 101.0, r.name))
 
 
-def _norm(line: str) -> str:
-    return " ".join(line.split()).casefold()
-
-
-def first_difference(expected: str | None, actual: str | None) -> tuple[int, str | None, str | None]:
-    """The first line (0-based) where the two texts differ in substance (spacing and letter case
-    aside), or exactly when they differ in nothing else; a line one side lacks is None."""
-    mine = expected.split("\n") if expected is not None else []
-    theirs = actual.split("\n") if actual is not None else []
-    for same in (lambda a, b: _norm(a) == _norm(b), lambda a, b: a == b):
-        for index in range(max(len(mine), len(theirs))):
-            a = mine[index] if index < len(mine) else None
-            b = theirs[index] if index < len(theirs) else None
-            if a is None or b is None or not same(a, b):
-                return index, a, b
-    return 0, mine[0] if mine else None, theirs[0] if theirs else None
-
-
 def _view(expected: str | None, actual: str | None, line: int) -> list[DiffLine]:
     mine = expected.split("\n") if expected is not None else []
     theirs = actual.split("\n") if actual is not None else []
@@ -254,7 +237,7 @@ def _groups(reports: list[Report]) -> list[FailureGroup]:
                 continue
             turn = case.turns[case.first_divergence] if case.first_divergence is not None and case.turns else None
             if turn is not None and turn.expected != turn.actual:
-                line, expected, actual = first_difference(turn.expected, turn.actual)
+                line, expected, actual = first_differing_line(turn.expected, turn.actual)
                 typed = f" (after typing {visible(cap(turn.typed, 60))!r})" if turn.typed is not None else ""
                 where = f"turn {turn.index}{typed}, line {line + 1}"
                 key = (case.name, expected, actual)

@@ -11,7 +11,7 @@ each program drew.)"""
 import shlex
 from dataclasses import dataclass, field
 
-from harness.reporting.summary import first_difference
+from harness.judging.compare import first_differing_line, spacing_aside
 from harness.results import FAILED, PASSED, SubmissionResult
 from harness.safe_text import cap, visible
 
@@ -22,7 +22,7 @@ LINE_CHARS = 300
 
 
 def _norm(line: str | None) -> str | None:
-    return None if line is None else " ".join(line.split()).casefold()
+    return None if line is None else spacing_aside(line)
 
 
 @dataclass
@@ -81,7 +81,7 @@ def find(game: str, reports: list[tuple[SubmissionResult, str]]) -> list[Suspect
             turn = case.turns[min(case.first_divergence, len(case.turns) - 1)]
             if turn.expected is None or turn.actual is None or turn.expected == turn.actual:
                 continue
-            index, expected, actual = first_difference(turn.expected, turn.actual)
+            index, expected, actual = first_differing_line(turn.expected, turn.actual)
             if expected is None:
                 continue
             later = turn.actual.split("\n")[index + 1:index + 2]
