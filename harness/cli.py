@@ -23,6 +23,7 @@ from harness.running.environment import reference_env
 from harness.errors import InputError
 from harness.running.inputs import TerminalInputs
 from harness.reporting import selfcheck, terminal
+from harness.results import Visibility
 
 EPILOG = arguments.epilog()
 
@@ -445,7 +446,7 @@ def cmd_check(args) -> int:
     spec = _budgeted(spec, args)
     folder = selfcheck.report_folder(args.output, args.submission, spec.game)
     found = _load_cases(spec, milestone, public_only=True)
-    hidden = sum(case.visibility == "hidden" for case in caseload.load_all(spec, milestone))
+    hidden = sum(case.visibility == Visibility.HIDDEN for case in caseload.load_all(spec, milestone))
     result = _grade_one(spec, milestone, found, args.submission)
     if not sandbox.available() and any(not case.unbuilt for case in result.cases):  # only when a program ran
         print("note: bubblewrap is not installed, so your program ran without the sandbox", file=sys.stderr)

@@ -26,6 +26,13 @@ STATUSES = tuple(Status)
 MARKS = {PASSED: "PASS", FAILED: "FAIL", UNGRADABLE: "NOT GRADABLE", HARNESS_ERROR: "HARNESS ERROR"}
 
 
+class Visibility(StrEnum):
+    """Who sees a case: everyone, or the instructor only until the grades are out (the strings
+    are a case file's and result.json's)."""
+    PUBLIC = "public"
+    HIDDEN = "hidden"
+
+
 class Cause(StrEnum):
     """Why the harness, not a comparison, decided a case; decisions read this, never a message."""
     NOT_BUILT = "not-built"  # not run: its target did not build
@@ -66,7 +73,7 @@ class CaseResult:
     description: str
     rubric: str
     points: float
-    visibility: str
+    visibility: Visibility
     status: Status = FAILED
     reason: str = ""  # one line for a person
     hint: str | None = None  # "would pass if trailing whitespace were ignored"
@@ -220,6 +227,7 @@ def _case_from_json(data: dict) -> CaseResult:
     for key in ("expected_end", "actual_end"):
         data[key] = End.parse(data[key]) if data[key] is not None else None
     data["status"] = Status(data["status"])
+    data["visibility"] = Visibility(data["visibility"])
     data["cause"] = Cause(data["cause"]) if data.get("cause") else None
     return CaseResult(**data)
 

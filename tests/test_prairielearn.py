@@ -241,7 +241,7 @@ def test_the_builder_lays_out_the_image_the_course_files_and_a_question(built):
     image = built / "image"
     assert (image / "Dockerfile").read_text().startswith("#")
     assert "FROM python:3.11" in (image / "Dockerfile").read_text()
-    assert (image / "pyproject.toml").is_file() and (image / "harness" / "grading" / "prairielearn.py").is_file()
+    assert (image / "pyproject.toml").is_file() and (image / "harness" / "platforms" / "prairielearn.py").is_file()
     assert not (image / "reference").exists() and not (image / "cases").exists()  # the image is public
     files = built / "serverFilesCourse" / "harness-tally"
     assert os.access(files / "run_grader", os.X_OK)

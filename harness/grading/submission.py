@@ -23,7 +23,7 @@ from harness.loading import config, functions
 from harness.loading.cases import Case
 from harness.loading.spec import Spec
 from harness.outcome import End, Kind
-from harness.results import FAILED, HARNESS_ERROR, PASSED, BuildSummary, Cause, CaseResult, SubmissionResult, Verdict
+from harness.results import FAILED, HARNESS_ERROR, PASSED, BuildSummary, CaseResult, Cause, SubmissionResult, Verdict, Visibility
 from harness.running import launcher, proctree, runner, sandbox
 from harness.running.budget import Budget, Meter, counter
 from harness.running.environment import Workdir, child_env, fork_server, reference_env
@@ -514,10 +514,10 @@ class Grader:
                 builds = made
             with counter(spec.submission_seconds) as budget:
                 steps = _PhaseRun(self, spec, builds, budget, progress, len(cases))
-                public = steps.run(cases, [i for i, c in enumerate(cases) if c.visibility != "hidden"])
+                public = steps.run(cases, [i for i, c in enumerate(cases) if c.visibility != Visibility.HIDDEN])
                 if public_done is not None:
                     public_done(self._result(spec, milestone, _in_order(cases, public, None), builds, submission, name))
-                hidden = steps.run(cases, [i for i, c in enumerate(cases) if c.visibility == "hidden"])
+                hidden = steps.run(cases, [i for i, c in enumerate(cases) if c.visibility == Visibility.HIDDEN])
                 results = _in_order(cases, public, hidden)
         finally:
             for build in made.values():

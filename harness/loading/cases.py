@@ -8,6 +8,7 @@ from harness.loading import yamlfile
 from harness.errors import InputError
 from harness.outcome import End
 from harness.loading.spec import Spec, check_policy
+from harness.results import Visibility
 
 
 @dataclass
@@ -20,7 +21,7 @@ class Case:
     target: str
     rubric: str
     points: float
-    visibility: str
+    visibility: Visibility
     args: list[str]
     seed: int | None
     repeat: int
@@ -88,7 +89,7 @@ def load_case(path: Path, spec: Spec) -> Case:
     acceptances.check(accepted, expect["transcript"] if expect else None, path, doc.line_of)
     return Case(
         name=path.stem, path=path, description=data["description"], milestone=milestone, target=target,
-        rubric=rubric, points=data.get("points", 1), visibility=data.get("visibility", "public"),
+        rubric=rubric, points=data.get("points", 1), visibility=Visibility(data.get("visibility", "public")),
         args=[str(a) for a in data.get("args", [])], seed=data.get("seed"), repeat=data.get("repeat", 1),
         inputs=data["inputs"], compare=data.get("compare"), limits=data.get("limits", {}),
         expect=expect, data=data, document=doc, accept=accepted,
@@ -110,7 +111,7 @@ def load_all(spec: Spec, milestone: str | None = None, select: str | None = None
         case = load_case(path, spec)
         if milestone and case.milestone != milestone:
             continue
-        if public_only and case.visibility != "public":
+        if public_only and case.visibility != Visibility.PUBLIC:
             continue
         found.append(case)
     return found

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness.errors import InputError
-from harness.results import HARNESS_ERROR, PASSED, SubmissionResult
+from harness.results import HARNESS_ERROR, PASSED, SubmissionResult, Visibility
 
 VERSION = 1  # the runners' report format (autograding-command-grader writes version 1)
 OUTPUT = "result"  # the step output the reporter is given
@@ -116,9 +116,9 @@ def report(result: SubmissionResult, level: str, points: float | None = None) ->
         message = test["output"]
         if scale != 1 and case.value:
             message = _in_points(message, f"{case.value * scale:.2f} of this assignment's {total:g}")
-        shown = case.visibility == "public" or level == stages.TRANSCRIPT
+        shown = case.visibility == Visibility.PUBLIC or level == stages.TRANSCRIPT
         entry = _test(test["name"], status, score, message, _typed(case) if shown else "", case.seconds)
-        (hidden if case.visibility == "hidden" and level == stages.COUNT else tests).append(entry)
+        (hidden if case.visibility == Visibility.HIDDEN and level == stages.COUNT else tests).append(entry)
     if hidden:  # nothing but the count: one test for them all, which tells no more than the total
         tests.append(_test(f"hidden cases ({len(hidden)})", "pass" if all(t["status"] == "pass" for t in hidden)
                            else "fail", round(math.fsum(t["score"] for t in hidden), 2),

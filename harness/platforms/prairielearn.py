@@ -24,7 +24,7 @@ from harness.errors import InputError
 from harness.grading import scoring
 from harness.loading import stages
 from harness.reporting import exports, hidden
-from harness.results import SubmissionResult, Verdict
+from harness.results import SubmissionResult, Verdict, Visibility
 from harness.safe_text import cap, visible
 
 ROOT = Path("/grade")
@@ -115,7 +115,7 @@ def _test(case, worth) -> dict:
 def _hidden_test(result: SubmissionResult, now) -> dict:
     """Every hidden case as one test: its points count, and it says what the stage `now` allows of
     the failed ones (at `count`, the stage before any date: how many there are and nothing else)."""
-    cases = [case for case in result.cases if case.visibility == "hidden"]
+    cases = [case for case in result.cases if case.visibility == Visibility.HIDDEN]
     earned = math.fsum(case.earned for case in cases)
     value = math.fsum(case.value for case in cases)
     view = hidden.view(result, len(cases), now)
@@ -146,7 +146,7 @@ def results(result: SubmissionResult, now, names: list[str] | None = None) -> di
                 "format_errors": [visible(reason) for reason in reasons] or notes,
                 "output": "\n".join(notes), "tests": []}
     explained = scoring.explain(result)
-    public = [case for case in result.cases if case.visibility != "hidden"]
+    public = [case for case in result.cases if case.visibility != Visibility.HIDDEN]
     hidden_cases = len(result.cases) - len(public)
     tests = [_test(case, explained.worth(case)) for case in public]
     if hidden_cases:

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from markupsafe import escape
 
 from harness.loading import stages
-from harness.results import PASSED, SubmissionResult
+from harness.results import PASSED, SubmissionResult, Visibility
 from harness.safe_text import cap, visible
 
 TEXT_CHARS = 4000
@@ -52,7 +52,7 @@ def view(result: SubmissionResult | None, hidden: int, now: stages.Now) -> Hidde
     """The failed hidden cases of `result` (None: not run yet) as the stage `now` shows them."""
     if result is None:
         return HiddenView(now.show, now.describe(), hidden, None)
-    failed = [c for c in result.cases if c.visibility == "hidden" and c.status != PASSED]
+    failed = [c for c in result.cases if c.visibility == Visibility.HIDDEN and c.status != PASSED]
     shown = []
     if now.show == stages.COUNT:  # how many hidden cases there are, not how they did
         return HiddenView(now.show, now.describe(), hidden, None)

@@ -14,7 +14,7 @@ from markupsafe import Markup, escape
 from harness.grading import scoring
 from harness.reporting import templates
 from harness.reporting.terminal import HIDDEN
-from harness.results import MARKS, SubmissionResult
+from harness.results import MARKS, SubmissionResult, Visibility
 from harness.safe_text import cap, visible
 
 FOLD_LINES = 12  # equal turns longer than this are folded
@@ -87,5 +87,5 @@ def render(result: SubmissionResult, notes: list[str] = (), student=None, studen
     explained = scoring.explain(result)
     return _environment().get_template("report.html.j2").render(
         r=result, fold=FOLD_LINES, marks=MARKS, notes=list(notes), student=student, student_copy=student_copy,
-        hidden=sum(1 for case in result.cases if case.visibility == "hidden"), hidden_mark=HIDDEN,
+        hidden=sum(1 for case in result.cases if case.visibility == Visibility.HIDDEN), hidden_mark=HIDDEN,
         worth=lambda case: explained.worth(case).text(), account=lambda item: explained.account(item).text())

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from harness.grading import scoring
 from harness.loading.spec import RubricItem
 from harness.reporting import html
-from harness.results import SubmissionResult
+from harness.results import SubmissionResult, Visibility
 
 STUDENT_COPY = "report-student.html"
 
@@ -19,7 +19,7 @@ SHARED_NOTES = ("compiled output reused from an identical earlier build",)
 
 
 def hidden_count(result: SubmissionResult) -> int:
-    return sum(1 for case in result.cases if case.visibility == "hidden")
+    return sum(1 for case in result.cases if case.visibility == Visibility.HIDDEN)
 
 
 # Words about how the grader works, not about the student's program: left out of what they see.
@@ -45,7 +45,7 @@ def public(result: SubmissionResult, spec=None) -> SubmissionResult:
     """The result with every hidden case removed and the public ones scored alone (nothing the
     hidden cases did shows in an item's score), and no note that tells of other students' uploads."""
     # the command line a case ran (the JVM's flags, the grader's folders) is the instructor's
-    cases = [dataclasses.replace(case, command=[]) for case in result.cases if case.visibility != "hidden"]
+    cases = [dataclasses.replace(case, command=[]) for case in result.cases if case.visibility != Visibility.HIDDEN]
     shown = dataclasses.replace(result, builds={target: _own_notes(build) for target, build in result.builds.items()})
     if not shown.published or not shown.items:
         return dataclasses.replace(shown, cases=cases, items=[], earned=0.0, possible=0.0)
@@ -66,7 +66,7 @@ class Hidden:
 def hidden(result: SubmissionResult) -> Hidden:
     worth = scoring.nominal(result.items, result.cases)
     total = math.fsum(item.weight for item in result.items if item.graded)
-    carried = math.fsum(value for case, value in zip(result.cases, worth) if case.visibility == "hidden")
+    carried = math.fsum(value for case, value in zip(result.cases, worth) if case.visibility == Visibility.HIDDEN)
     return Hidden(hidden_count(result), scoring.points(carried), scoring.points(total))
 
 

@@ -6,7 +6,7 @@ submission can clear the grader's screen or fake a score line.
 import sys
 
 from harness.grading import scoring
-from harness.results import MARKS, Status, SubmissionResult, Verdict
+from harness.results import MARKS, Status, SubmissionResult, Verdict, Visibility
 from harness.safe_text import cap, one_line, visible
 
 # One palette for every status word the shell shows: a case's, a submission's, and a tone.
@@ -65,7 +65,7 @@ def render(result: SubmissionResult, stream=None, colour: bool | None = None) ->
         if case.unbuilt:
             continue
         mark = paint(MARKS[case.status], case.status, on)
-        hidden = paint(f" ({HIDDEN})", "bold", on) if case.visibility == "hidden" else ""
+        hidden = paint(f" ({HIDDEN})", "bold", on) if case.visibility == Visibility.HIDDEN else ""
         say(f"  {mark} {case.name} [{case.rubric}]{hidden} {case.seconds:.2f}s, {explained.worth(case).text()}")
         if not case.passed:
             say(f"       {_safe(case.reason)}")

@@ -15,7 +15,7 @@ from typing import Callable
 
 from harness.classes import classroom, executor
 from harness.grading import scoring
-from harness.results import FAILED, Cause, CaseResult, SubmissionResult, Verdict
+from harness.results import FAILED, CaseResult, Cause, SubmissionResult, Verdict, Visibility
 from harness.serve import views
 from harness.serve.store import Row, Store
 
@@ -30,11 +30,11 @@ class Game:
 
     @property
     def public(self) -> list:
-        return [case for case in self.cases if case.visibility != "hidden"]
+        return [case for case in self.cases if case.visibility != Visibility.HIDDEN]
 
     @property
     def hidden(self) -> list:
-        return [case for case in self.cases if case.visibility == "hidden"]
+        return [case for case in self.cases if case.visibility == Visibility.HIDDEN]
 
     @property
     def shown_total(self) -> int:
@@ -230,7 +230,7 @@ def merge(game: Game, public: SubmissionResult, hidden: SubmissionResult) -> Sub
     """One result of the two: a hidden case the second did not reach (it could not grade) is
     said as not run, and its status is the first's unless that one is `graded`."""
     ran = {PUBLIC: iter(public.cases), HIDDEN: iter(hidden.cases)}
-    cases = [next(ran[HIDDEN if case.visibility == "hidden" else PUBLIC], None) or _not_run(case, hidden)
+    cases = [next(ran[HIDDEN if case.visibility == Visibility.HIDDEN else PUBLIC], None) or _not_run(case, hidden)
              for case in game.cases]
     cases += list(ran[PUBLIC]) + list(ran[HIDDEN])  # the checks each phase's starts added
     status = public.status if public.status != Verdict.GRADED else hidden.status

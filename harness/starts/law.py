@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from harness.loading import functions
 from harness.loading import policy as policies
 from harness.loading.random_start import Law
-from harness.results import FAILED, PASSED, UNGRADABLE, CaseResult
+from harness.results import FAILED, PASSED, UNGRADABLE, CaseResult, Visibility
 
 FALSE_ALARM = 1e-6  # the chance that a correct program fails the check
 CHECK_NAME = "start-distribution"
@@ -125,7 +125,7 @@ def table(verdict: LawVerdict) -> str:
 def check_result(rule: Law, verdict: LawVerdict, title: str) -> CaseResult:
     """The check as one case of the setup item: failed when the law is broken, not counted
     when too few starts could be seen (the program's other cases say why)."""
-    result = CaseResult(CHECK_NAME, title, rule.rubric or "", rule.points, "public",
+    result = CaseResult(CHECK_NAME, title, rule.rubric or "", rule.points, Visibility.PUBLIC,
                         PASSED if verdict.passed else FAILED if verdict.passed is False else UNGRADABLE,
                         reason="" if verdict.passed else verdict.reason)
     result.notes.append(f"{verdict.reason}; counts of the values the starts show:\n{table(verdict)}")
