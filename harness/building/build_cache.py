@@ -20,7 +20,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.loading import code, paths
+from harness.loading import code, paths, tree_hash
 
 MAX_BYTES = 32 << 20  # a compiled program larger than this is not kept
 
@@ -63,13 +63,8 @@ def key(language: str, steps: list[str], sources: list[str], staged_folder: Path
     try:
         put(code.version(), language, *steps, "\0sources", *sources)
         put("\0tools", *[_tool(step.split()[0]) for step in steps if step.split()])
-        for parent, folders, files in os.walk(staged_folder):
-            folders[:] = sorted(f for f in folders if Path(parent, f) != out)
-            for name in sorted(files):
-                path = Path(parent, name)
-                if path.is_symlink() or not path.is_file():
-                    return None
-                put(str(path.relative_to(staged_folder)), path.read_bytes())
+        if not tree_hash.update(digest, staged_folder, leave_out=[out]):
+            return None  # a link, a special file or an unreadable one: no key
     except OSError:
         return None
     return digest.hexdigest()

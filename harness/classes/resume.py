@@ -10,12 +10,11 @@ an interrupted write never leaves a report that looks finished.
 import hashlib
 import json
 import os
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness import atomic
-from harness.loading import code
+from harness.loading import code, tree_hash
 from harness.loading.cases import Case
 from harness.results import FORMAT_VERSION, SubmissionResult
 from harness.loading.spec import Spec
@@ -46,43 +45,6 @@ class Stored:
     accepted: dict[str, list[dict]] = field(default_factory=dict)
 
 
-def _update_tree(digest, root: Path, suffixes: tuple[str, ...] | None = None) -> None:
-    """Names and bytes of the regular files under `root`, in a fixed order, links not followed."""
-    budget, count = MAX_BYTES, 0
-    for folder, dirs, files in os.walk(root, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-        for name in sorted(files):
-            path = Path(folder) / name
-            if suffixes and not name.endswith(suffixes):
-                continue
-            try:
-                info = path.lstat()
-            except OSError:
-                continue
-            rel = path.relative_to(root).as_posix()
-            if not stat.S_ISREG(info.st_mode):
-                digest.update(f"\0link-or-special {rel}\0".encode("utf-8", "surrogateescape"))
-                continue
-            count += 1
-            digest.update(f"\0file {rel} {info.st_size}\0".encode("utf-8", "surrogateescape"))
-            if count <= MAX_FILES and info.st_size <= budget:
-                budget -= info.st_size
-                _update_file(digest, path)
-
-
-def _update_file(digest, path: Path) -> None:
-    try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError as problem:
-        digest.update(f"\0unreadable {problem.errno}\0".encode())
-        return
-    with os.fdopen(descriptor, "rb") as reader:
-        if not stat.S_ISREG(os.fstat(reader.fileno()).st_mode):
-            return
-        for block in iter(lambda: reader.read(1 << 20), b""):
-            digest.update(block)
-
-
 def inputs(spec: Spec, milestone: str | None, cases: list[Case], sandboxed: bool) -> Inputs:
     """What every submission's grade depends on besides its own files."""
     digest = hashlib.sha256()
@@ -90,12 +52,12 @@ def inputs(spec: Spec, milestone: str | None, cases: list[Case], sandboxed: bool
                               "sandboxed": sandboxed, "cases": [c.name for c in cases]}).encode())
     for case in cases:
         digest.update(f"\0case {case.name}\0".encode())
-        _update_file(digest, Path(case.path))
+        tree_hash.update_file(digest, Path(case.path))
     base = hashlib.sha256(json.dumps({"format": FORMAT_VERSION, "game": spec.game, "milestone": milestone,
                                       "sandboxed": sandboxed}).encode())
     for part in (digest, base):
         part.update(b"\0spec\0")
-        _update_tree(part, Path(spec.folder))
+        tree_hash.update(part, Path(spec.folder), max_files=MAX_FILES, max_bytes=MAX_BYTES)
         part.update(f"\0code {code.version()}\0".encode())
     return Inputs(digest.hexdigest(), base.hexdigest(), {c.name: case_digest(c) for c in cases},
                   {c.name: [entry.to_data() for entry in c.accept] for c in cases})
@@ -127,10 +89,10 @@ def _update_submission(digest, submission: Path | None) -> None:
         digest.update(b"\0missing\0")
     elif submission.is_dir() and not submission.is_symlink():
         digest.update(b"\0folder\0")
-        _update_tree(digest, submission)
+        tree_hash.update(digest, submission, max_files=MAX_FILES, max_bytes=MAX_BYTES)
     else:
         digest.update(f"\0file {submission.name}\0".encode("utf-8", "surrogateescape"))
-        _update_file(digest, submission)
+        tree_hash.update_file(digest, submission)
 
 
 def stored(folder: Path) -> Stored | None:

@@ -15,30 +15,16 @@ from functools import cache
 from pathlib import Path
 
 from harness import atomic
-from harness.loading import paths
+from harness.loading import paths, tree_hash
 
 SUFFIXES = (".py", ".json", ".j2", ".yaml", ".java", ".html", ".css")
 PACKAGES = ("harness", "reference")
 
 
 def _files(root: Path) -> list[tuple[str, os.stat_result]]:
-    """The code files, as sorted paths relative to `root`, each with its stat (one directory
-    scan: no second look at each file)."""
-    found = []
-    folders = list(PACKAGES)
-    while folders:
-        folder = folders.pop()
-        try:
-            entries = list(os.scandir(root / folder))
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.is_dir(follow_symlinks=False):
-                if entry.name != "__pycache__":
-                    folders.append(f"{folder}/{entry.name}")
-            elif entry.name.endswith(SUFFIXES):
-                found.append((f"{folder}/{entry.name}", entry.stat()))
-    return sorted(found, key=lambda item: item[0])
+    """The code files, as paths relative to `root`, each with its stat (links not followed)."""
+    return [(f"{package}/{rel}", info) for package in PACKAGES
+            for rel, _, info in tree_hash.files(root / package, SUFFIXES)]
 
 
 def _remembered_file() -> Path:
@@ -49,10 +35,8 @@ def _remembered_file() -> Path:
 def version() -> str:
     """A hash of every code file of the harness and reference packages (names and contents)."""
     root = paths.install_root()
-    files = _files(root)
-    names = [name for name, _ in files]
     stamp = hashlib.sha256()
-    for name, info in files:
+    for name, info in _files(root):
         stamp.update(f"\0{name}\0{info.st_size}\0{info.st_mtime_ns}".encode("utf-8", "surrogateescape"))
     stamp.update(f"\0{root}".encode("utf-8", "surrogateescape"))
     try:
@@ -62,9 +46,9 @@ def version() -> str:
     except (OSError, ValueError):
         pass
     digest = hashlib.sha256()
-    for name in names:
-        digest.update(f"\0{Path(name).as_posix()}\0".encode("utf-8", "surrogateescape"))
-        digest.update((root / name).read_bytes())
+    for package in PACKAGES:
+        digest.update(f"\0{package}\0".encode())
+        tree_hash.update(digest, root / package, SUFFIXES)
     found = digest.hexdigest()[:16]
     try:
         _remembered_file().parent.mkdir(parents=True, exist_ok=True)
