@@ -20,13 +20,25 @@ import shutil
 import stat
 import tempfile
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 
 from harness.building import intake
 from harness.loading.spec import Spec
 
-FOLDER, FILE, ARCHIVE, MISSING = "folder", "file", "archive", "missing"
-CANVAS, MOODLE, BLACKBOARD = "Canvas", "Moodle", "Blackboard"
+class Layout(StrEnum):
+    """How a submission was found: a child of a class folder, or an LMS export's files grouped."""
+    FOLDER = "folder"
+    FILE = "file"
+    ARCHIVE = "archive"
+    MISSING = "missing"
+    CANVAS = "Canvas"
+    MOODLE = "Moodle"
+    BLACKBOARD = "Blackboard"
+
+
+FOLDER, FILE, ARCHIVE, MISSING = Layout.FOLDER, Layout.FILE, Layout.ARCHIVE, Layout.MISSING
+CANVAS, MOODLE, BLACKBOARD = Layout.CANVAS, Layout.MOODLE, Layout.BLACKBOARD
 SOURCE_SUFFIXES = (".java", ".py", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh")
 # Names a report folder may not take: the class-level files beside the reports.
 RESERVED_NAMES = frozenset({"gradebook.csv", "index.html", "similarity.html", "summary.json"})
@@ -54,7 +66,7 @@ class Entry:
     """One submission of the class, as found."""
     label: str  # the student or the folder's name, before it is made unique
     shown: str  # what the report says was graded
-    layout: str  # folder | file | archive | missing | Canvas | Moodle | Blackboard
+    layout: Layout
     path: Path | None = None  # what intake opens (for grouped files: the staging folder, once staged)
     members: list[Member] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # intake lines: how the export was read

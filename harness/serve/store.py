@@ -16,13 +16,21 @@ import sqlite3
 import threading
 import time
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 
 from harness import atomic
 from harness.reporting import exports
 from harness.results import SubmissionResult
 
-QUEUED, RUNNING, DONE = "queued", "running", "done"
+class State(StrEnum):
+    """Where a submission is (the strings are the database's)."""
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+
+
+QUEUED, RUNNING, DONE = State.QUEUED, State.RUNNING, State.DONE
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS submissions (
@@ -45,7 +53,7 @@ class Row:
     id: int
     student: str
     game: str
-    state: str
+    state: State
     created: float
     started: float | None
     finished: float | None
@@ -74,7 +82,7 @@ class Store:
 
     def _rows(self, sql: str, *args) -> list[Row]:
         with self._lock:
-            return [Row(*r) for r in self._db.execute(
+            return [Row(r[0], r[1], r[2], State(r[3]), *r[4:]) for r in self._db.execute(
                 f"SELECT id, student, game, state, created, started, finished, attempts FROM submissions {sql}", args)]
 
     # --- uploads ---------------------------------------------------------------------
@@ -142,7 +150,7 @@ class Store:
         for listener in list(self.graded):
             listener()
 
-    def _set(self, ident: int, state: str, finished: float | None = None) -> None:
+    def _set(self, ident: int, state: State, finished: float | None = None) -> None:
         with self._lock:
             self._db.execute("UPDATE submissions SET state = ?, finished = ? WHERE id = ?", (state, finished, ident))
         self._tell()
@@ -153,7 +161,7 @@ class Store:
         for listener in list(self.listeners):
             listener()
 
-    def wait_change(self, ident: int, state: str, seconds: float) -> None:
+    def wait_change(self, ident: int, state: State, seconds: float) -> None:
         """Return once the submission is no longer in `state`, or after `seconds` (a long poll)."""
         with self._changed:
             self._changed.wait_for(lambda: (row := self.get(ident)) is None or row.state != state, timeout=seconds)
