@@ -165,3 +165,20 @@ def test_a_course_game_s_facts_are_said_as_the_game(tmp_path):
     assert told, [c["reason"] for c in failed]
     assert all("the expected output there: '" in r and "your program printed there: '" in r for r in told)
     assert "what the grader reads in your program's output:" in reports["student"].replace("&#39;", "'")
+
+
+def test_the_student_copy_shows_the_compiler_s_words_not_the_grader_s_command_line(tmp_path):
+    """A C++ program that does not compile: the instructor's report has the build's command
+    lines (the grader's folders and flags), the student's copy the compiler's name and its error."""
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    source = (SAMPLES / "correct-cpp" / "tally.cpp").read_text(encoding="utf-8")
+    (broken / "tally.cpp").write_text(source.replace("int main", "int main(", 1), encoding="utf-8")
+    done, reports = _check(broken, tmp_path / "out")
+    assert done.returncode == 1, done.stdout + done.stderr
+    (build,) = [b for b in reports["result"]["builds"].values() if b["log"]]
+    (command,) = [line for line in build["log"].splitlines() if line.startswith("$ ")][:1]
+    assert "<build>" in command or "-o" in command  # the grader's command line, in the instructor's report
+    assert html.escape(command, quote=False) in reports["html"]
+    assert html.escape(command, quote=False) not in reports["student"]
+    assert "$ g++ ..." in reports["student"] and "error" in reports["student"]

@@ -26,11 +26,22 @@ def hidden_count(result: SubmissionResult) -> int:
 GRADER_WORDS = (" (the warm compiler)",)
 
 
+def _compiler_only(log: str) -> str:
+    """A build log's command lines (`$ ...`, with the grader's folders and flags) cut to the
+    compiler's name: what the compiler said stays whole."""
+    lines = []
+    for line in log.split("\n"):
+        if line.startswith("$ ") and line[2:].split():
+            line = "$ " + line[2:].split()[0].rsplit("/", 1)[-1] + " ..."
+        lines.append(line)
+    return "\n".join(lines)
+
+
 def _own_notes(build):
     intake = [line for line in build.intake if not line.startswith(SHARED_NOTES)]
     for words in GRADER_WORDS:
         intake = [line.replace(words, "") for line in intake]
-    return dataclasses.replace(build, intake=intake)
+    return dataclasses.replace(build, intake=intake, log=_compiler_only(build.log))
 
 
 def _rubric(result: SubmissionResult, spec) -> list[RubricItem]:
