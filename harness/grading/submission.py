@@ -213,8 +213,8 @@ def _attempt(spec: Spec, case: Case, build: builder.Build, meter: Meter | None =
                              "its output is too large or too unusual to judge, so the case fails")
             return result, None
         if changed and view.flags.rewrite:
-            result.notes.append("the program's output was read with the handout's alternative forms "
-                                "(the spec's rewrite) before it was compared: each turn shows the reading "
+            result.notes.append("the program's output was read in the other forms the handout allows (another "
+                                "drawing of the board, say) before it was compared: each turn shows that reading "
                                 "beside the program's lines")
             result.notes += [f"reading the program's output: {note}" for note in read_notes]
         expected = _expected(spec, case, events, inputs, home)
