@@ -331,3 +331,61 @@ def test_comments_are_stripped_from_hostile_source_in_one_pass():
     assert strip_comments(source, strings=False).count('"/* not a comment */"') == 1
     hostile = "/* " * 300_000 + '"' + "a" * 100_000
     assert strip_comments(hostile) == hostile  # nothing closes: nothing is a comment or a string
+
+
+# --- a folder packed for a cluster's worker: intake's caps, links never followed ----------------
+
+def _packed_tar(add) -> bytes:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz", compresslevel=1) as tar:
+        add(tar)
+    return buffer.getvalue()
+
+
+def test_a_cluster_worker_refuses_a_packed_submission_over_the_size_cap(tmp_path):
+    """What a worker unpacks goes through intake's caps: a member declaring more than a
+    student's archive may unpack to is refused before anything of it is written."""
+    from harness.classes import cluster
+
+    def add(tar):
+        info = tarfile.TarInfo("sub/huge.bin")
+        info.size = intake.MAX_BYTES + 1
+        tar.addfile(info, io.BytesIO(bytes(info.size)))
+
+    with pytest.raises(intake.TooLarge, match=f"unpacks to more than {intake.MAX_BYTES // (1024 * 1024)} MB"):
+        cluster.unpack(_packed_tar(add), tmp_path / "into", "sub")
+    assert not (tmp_path / "into" / "sub" / "huge.bin").exists()
+
+
+def test_a_cluster_worker_refuses_a_packed_submission_over_the_file_count_cap(tmp_path):
+    """The packed folder is one member more than the submission's entries: one past that is refused."""
+    from harness.classes import cluster
+
+    def add(tar):
+        folder = tarfile.TarInfo("sub")
+        folder.type = tarfile.DIRTYPE
+        tar.addfile(folder)
+        for index in range(intake.MAX_ENTRIES + 1):
+            tar.addfile(tarfile.TarInfo(f"sub/{index}.txt"), io.BytesIO(b""))
+
+    with pytest.raises(intake.TooLarge, match=f"more than {intake.MAX_ENTRIES + 1} members"):
+        cluster.unpack(_packed_tar(add), tmp_path / "into", "sub")
+
+
+def test_a_packed_folder_at_the_caps_comes_back_with_its_links_as_links(tmp_path):
+    """`pack` then `unpack`: the files as they were, a link recreated as a link (intake on the
+    worker reports it) and never followed, so nothing is written outside the folder."""
+    from harness.classes import cluster
+
+    sub = _write(tmp_path / "sub", {"Main.java": "class Main {}\n", "src/Helper.java": "class Helper {}\n"})
+    for index in range(intake.MAX_ENTRIES - 4):
+        (sub / f"{index}.txt").write_text("")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (sub / "escape").symlink_to(outside)
+    into = tmp_path / "into"
+    into.mkdir()
+    cluster.unpack(cluster.pack(sub), into, "sub")
+    assert (into / "sub" / "src" / "Helper.java").read_text() == "class Helper {}\n"
+    assert os.readlink(into / "sub" / "escape") == str(outside)
+    assert len(list((into / "sub").rglob("*"))) == len(list(sub.rglob("*")))

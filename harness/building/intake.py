@@ -250,14 +250,14 @@ _ZIP_METHODS = (0, 8)  # stored and deflated (zipfile.ZIP_STORED, ZIP_DEFLATED):
 
 class _Budget:
     """Counts members and bytes against the caps."""
-    def __init__(self, archive: str):
-        self.archive, self.members, self.bytes = archive, 0, 0
+    def __init__(self, archive: str, max_members: int = MAX_ENTRIES):
+        self.archive, self.members, self.bytes, self.max_members = archive, 0, 0, max_members
 
     def member(self, declared: int) -> None:
         """One more member, skipped or not, and the size its header declares."""
         self.members += 1
-        if self.members > MAX_ENTRIES:
-            raise TooLarge(f"the archive {self.archive} holds more than {MAX_ENTRIES} members")
+        if self.members > self.max_members:
+            raise TooLarge(f"the archive {self.archive} holds more than {self.max_members} members")
         self.take(max(declared, 0))
 
     def take(self, size: int) -> None:
@@ -385,3 +385,44 @@ def _unpack_tar(archive: Path, dest: Path) -> list[str]:
             if why:
                 notes.append(f"{member.name}: {why}")
     return notes
+
+
+# --- a folder the grader packed itself -------------------------------------------------------
+
+# A packed folder is a tar the grader wrote: each member a header, maybe an extended header (a
+# long or non-ASCII name) and its data padded to a block; its folder is one member more.
+MAX_PACKED_STREAM_BYTES = MAX_BYTES + (MAX_ENTRIES + 3) * 8 * _TAR_BLOCK + _TAR_RECORD
+
+
+def _packed_member(member, destination: str):
+    """Extraction kept inside `destination`: no owners, no device nodes; a link or FIFO is
+    recreated as one (intake reports it, as it would have on the sender's disk) only when its
+    own name is safe; nothing is written through a link."""
+    import tarfile
+
+    if member.ischr() or member.isblk():
+        return None
+    if member.issym() or member.isfifo():
+        safe = tarfile.tar_filter(member, destination)  # a name inside the destination
+        return safe.replace(uid=None, gid=None, uname=None, gname=None, deep=False)
+    return tarfile.data_filter(member, destination)
+
+
+def unpack_packed(data: bytes, dest: Path, label: str) -> None:
+    """A folder or file the grader packed as a compressed tar (a cluster's worker receiving a
+    submission or a spec folder), unpacked into `dest` within a student archive's caps: members
+    (the packed folder itself one more), bytes declared and bytes decompressed. TooLarge over
+    a cap, naming `label`."""
+    import gzip
+    import tarfile
+
+    budget = _Budget(label, MAX_ENTRIES + 1)
+
+    def counted(member, destination):
+        budget.member(member.size)
+        return _packed_member(member, destination)
+
+    with gzip.open(io.BytesIO(data)) as raw, \
+            io.BufferedReader(_Bounded(raw, MAX_PACKED_STREAM_BYTES, budget), _TAR_RECORD) as stream, \
+            tarfile.open(fileobj=stream, mode="r|") as tar:
+        tar.extractall(dest, filter=counted)

@@ -34,7 +34,7 @@ except ImportError:
     Client = as_completed = get_worker = open_comm = None
     WorkerPlugin = object
 
-from harness.building import reference
+from harness.building import intake, reference
 from harness.classes import classroom, executor
 from harness.grading import submission as grading
 from harness.running import sandbox
@@ -42,7 +42,7 @@ from harness.loading import code
 from harness.errors import InputError
 from harness.results import SubmissionResult
 
-MAX_BYTES = 50 * 1024 * 1024  # of a submission's files sent to a worker (intake's own limit for an archive)
+MAX_BYTES = intake.MAX_BYTES  # of a submission's files sent to a worker: intake's own limit for an archive
 CONNECT_SECONDS = 5  # a scheduler answers in well under a second; a wrong address waits this long
 WORKER_FIX = "DASK_DISTRIBUTED__WORKER__DAEMON=False dask worker {address} (or dask worker {address} --no-nanny)"
 NEEDS_EXTRA = "--cluster needs the cluster extra: pip install 'game-harness[cluster]'"
@@ -88,20 +88,10 @@ def pack(path: Path, limit: int = MAX_BYTES) -> bytes:
     return buffer.getvalue()
 
 
-def _member(member: tarfile.TarInfo, destination: str) -> tarfile.TarInfo | None:
-    """Extraction kept inside `destination`: no owners, no device nodes; a link is recreated as
-    a link (intake reports it, as it would have on the caller's disk) only when its own name is safe."""
-    if member.ischr() or member.isblk():
-        return None
-    if member.issym() or member.isfifo():
-        safe = tarfile.tar_filter(member, destination)  # a name inside the destination
-        return safe.replace(uid=None, gid=None, uname=None, gname=None, deep=False)
-    return tarfile.data_filter(member, destination)
-
-
-def unpack(data: bytes, into: Path) -> None:
-    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
-        tar.extractall(into, filter=_member)
+def unpack(data: bytes, into: Path, label: str = "sent to the worker") -> None:
+    """`pack`'s bytes unpacked by intake's reader of packed folders, within the caps of a
+    student's archive (TooLarge over them); links recreated as links, never followed."""
+    intake.unpack_packed(data, into, label)
 
 
 # --- the worker's side ----------------------------------------------------------------------
@@ -132,11 +122,15 @@ class Grading(WorkerPlugin):
         self.folder = Path(tempfile.mkdtemp(prefix="harness-cluster-"))
         specs = self.folder / "specs"
         specs.mkdir()
-        unpack(given.spec_files, specs)
+        try:
+            unpack(given.spec_files, specs, f"{Path(given.spec.folder).name} (the spec folder)")
+            unpacked = ""
+        except intake.IntakeProblem as problem:
+            unpacked = f"the cluster worker {self.address} cannot unpack the spec folder: {problem}"
         self.spec = replace(given.spec, folder=specs / Path(given.spec.folder).name)
         self.stop = threading.Event()
         self.grader = executor.StoppableGrader(self.stop)
-        self.refusal = self._refusal()
+        self.refusal = unpacked or self._refusal()
         if not self.refusal:
             try:  # a reference given as a recipe is built here, from this worker's copy of the spec folder
                 self.spec = reference.prepared(self.spec)
@@ -172,7 +166,12 @@ class Grading(WorkerPlugin):
         if self.refusal:
             return executor.unfinished(self.spec, given.milestone, entry, self.refusal)
         with tempfile.TemporaryDirectory(prefix="harness-submission-", dir=self.folder) as temp:
-            unpack(packed, Path(temp))
+            try:
+                unpack(packed, Path(temp), Path(entry.path).name)
+            except intake.IntakeProblem as problem:
+                reason = (f"the cluster worker {self.address} cannot unpack it ({problem}): grade it on this "
+                          "machine (leave out --cluster), or remove what is not part of the program")
+                return executor.unfinished(self.spec, given.milestone, entry, reason)
             here = replace(entry, path=Path(temp) / Path(entry.path).name)
             result = executor.grade_entry(self.grader, self.spec, given.milestone, given.cases, here)
         for build in result.builds.values():
