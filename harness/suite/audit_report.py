@@ -3,6 +3,7 @@ both written to the report folder."""
 from pathlib import Path
 
 from harness.errors import InputError
+from harness.reporting import templates
 from harness.suite import mutants
 from harness.suite.audit_results import (EQUIVALENT, ERROR, EXPOSED, KILLED, LIBERTY, NOT_REACHED, NOT_VIABLE,
                                          SURVIVED, UNEXPLAINED, UNREACHABLE, Audit, MutantResult)
@@ -14,8 +15,10 @@ def progress_line(count: int, total: int, result: MutantResult) -> str:
     return f"  {count}/{total} {result.status}{how}: {result.mutant.id}"
 
 
-def first_difference(expected: str, actual: str, context: int = 2) -> list[str]:
-    """The lines around the first line where two outputs differ, side by side (for a person)."""
+def difference_in_context(expected: str, actual: str, context: int = 2) -> list[str]:
+    """The lines around the first line where two outputs differ exactly, the reference's then
+    the mutant's (for a person reading the audit; judging.compare.first_differing_line is the
+    grader's, which looks past spacing and letter case first)."""
     a, b = expected.split("\n"), actual.split("\n")
     at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
     lo = max(0, at - context)
@@ -89,7 +92,7 @@ def text(report: Audit) -> str:
             lines += head(result)
             lines.append(f"    {search.says()}")
             lines.append(f"    inputs ({search.milestone or 'no milestone'}, {search.target}): {search.inputs}")
-            lines += ["    " + line for line in first_difference(search.expected, search.actual)]
+            lines += ["    " + line for line in difference_in_context(search.expected, search.actual)]
             if search.expected_end != search.actual_end:
                 lines.append(f"    ends: reference {search.expected_end}, mutant {search.actual_end}")
     let_in = [r for r in survivors if r.let_through]
@@ -105,7 +108,7 @@ def text(report: Audit) -> str:
         for result in liberty:
             lines += head(result)
             lines.append(f"    inputs: {result.search.inputs}")
-            lines += ["    " + line for line in first_difference(result.search.expected, result.search.actual)]
+            lines += ["    " + line for line in difference_in_context(result.search.expected, result.search.actual)]
     rest = [r for r in survivors if r not in exposed and r not in liberty]
     if rest:
         title = "Probably equivalent" if report.searched else "Surviving mutants"
@@ -134,14 +137,11 @@ def text(report: Audit) -> str:
 
 
 def html(report: Audit) -> str:
-    from jinja2 import Environment, PackageLoader, select_autoescape
-    env = Environment(loader=PackageLoader("harness.reporting", "templates"), autoescape=select_autoescape(["html", "j2"]),
-                      trim_blocks=True, lstrip_blocks=True)
-    return env.get_template("audit.html.j2").render(
+    return templates.environment().get_template("audit.html.j2").render(
         a=report, operators=mutants.OPERATORS, KILLED=KILLED, SURVIVED=SURVIVED, NOT_REACHED=NOT_REACHED, ERROR=ERROR,
         UNREACHABLE=UNREACHABLE, EXPOSED=EXPOSED, LIBERTY=LIBERTY, EQUIVALENT=EQUIVALENT, NOT_VIABLE=NOT_VIABLE,
         UNEXPLAINED=UNEXPLAINED, table=operator_table(report),
-        first_difference=first_difference)
+        difference_in_context=difference_in_context)
 
 
 def write(report: Audit, folder: Path) -> dict[str, Path]:
