@@ -8,6 +8,7 @@ import sys
 import textwrap
 import time
 
+import pexpect
 import pytest
 
 from harness.outcome import End
@@ -131,3 +132,27 @@ def test_a_process_whose_owner_died_removes_its_group_and_ends(tmp_path):
     except ChildProcessError:
         pass
     assert not group_folders(made)
+
+
+def test_the_process_made_ahead_is_driven_as_a_pexpect_spawn(tmp_path):
+    # the runner's Program adopts the launched process's pty instead of forking one: pexpect's
+    # whole interface then drives the program the launcher made, confined as it made it
+    spare = launcher.for_this_process()
+    spare.prepare()
+    (made,) = spare.spare_pids()
+    command = [sys.executable, "-S", "-c", "print(input('? ') * 2); raise SystemExit(3)"]
+    confinement = launcher.Confinement(cgroups.TreeLimits(LIMITS.memory_bytes, LIMITS.tasks), 10, 50_000)
+    program = runner.Program(command, spare.start(command, child_env(str(tmp_path)), str(tmp_path), confinement))
+    try:
+        assert isinstance(program, pexpect.spawn) and program.pid == made
+        program.timeout = 30
+        program.expect_exact(b"? ")
+        program.sendline(b"ab")
+        program.expect(pexpect.EOF)
+        assert program.before == b"abab\n"  # the launcher's terminal: no echo, no \n -> \r\n
+        program.wait()
+        assert program.exitstatus == 3 and program.signalstatus is None
+    finally:
+        cgroups.finish(cgroups.name_for(made))  # whatever is left of it killed, then reaped
+        program.close(force=True)
+    assert not os.path.exists(f"/proc/{made}")
