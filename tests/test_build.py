@@ -326,9 +326,16 @@ def test_a_build_is_kept_only_when_its_sources_decided_it(tmp_path):
                                commands=[["javac", "-d", str(out), "A.java"]])
     assert builder.keepable(refused, "java", out, staged)
     for log, status in (("Error: Could not create the Java Virtual Machine.\n", 1), ("", 4),
-                        ("java.lang.OutOfMemoryError: Java heap space\n", 1), ("[harness: the memory limit]", 1)):
+                        ("java.lang.OutOfMemoryError: Java heap space\n", 1)):
         crashed = builder.Compiled(False, log, "the build failed", status=status)
         assert not builder.keepable(crashed, "java", out, staged)
+    # a step that ran into a limit of its tree is recorded as such: the machine decided it
+    limited = builder.Compiled(False, "[harness: the memory limit]", "the build failed", status=1, limited=True)
+    assert not builder.keepable(limited, "java", out, staged)
+    # the same words printed by the compiler about a student's source decide nothing
+    quoted = builder.Compiled(False, 'A.java:1: error: "[harness: " is not a statement\n', "the build failed",
+                              status=1, commands=[["javac", "-d", str(out), "A.java"]])
+    assert builder.keepable(quoted, "java", out, staged)
     optioned = builder.Compiled(True, "", commands=[["javac", "-d", str(out), "A.java", "-J-Xmx1m.java"]])
     assert not builder.keepable(optioned, "java", out, staged)
     assert builder.keepable(builder.Compiled(True, "", commands=[["javac", "./-J-Xmx1m.java"]]), "java", out, staged)

@@ -132,8 +132,8 @@ class CaseItem(pytest.Item):
         self.case = case
         self.verdict = None
         # -k RUBRIC selects an item's cases; -k hidden / -k public their visibility
-        self.extra_keyword_matches.update({case.rubric, case.visibility})
-        self.user_properties += [("rubric", case.rubric), ("points", case.points), ("visibility", case.visibility)]
+        self.extra_keyword_matches.update({case.rubric, str(case.visibility)})
+        self.user_properties += [("rubric", case.rubric), ("points", case.points), ("visibility", str(case.visibility))]
 
     def setup(self) -> None:
         from harness.results import HARNESS_ERROR  # the harness is imported only once a game is asked for
