@@ -315,18 +315,23 @@ def _inflated_pair(tmp_path: Path, token: str):
 def test_a_start_too_long_for_the_reference_never_raises_the_grade(tmp_path, token, grader):
     """A program that prints a 140 KB line of zeros before its board on big games, so that no
     expected transcript could be made from that "start" (before: those cases were harness
-    errors counting nowhere, and 82 % became 100 %), scores at most what its bugs score
-    without it; a correct program graded beside it keeps 100 %."""
+    errors counting nowhere, and 82 % became 100 %), passes no case its bugs fail without it,
+    and none of its cases counts nowhere; a correct program graded beside it keeps 100 %.
+    (Its percentage is not compared with the plain program's: the flood is a mistake of its
+    own, at the board before the rule bug's turn, and one mistake is charged once, to the item
+    owning that turn, so the two lose points in different items.)"""
     spec, milestone = specs.parse_game("silver-dollar")
     found = caseload.load_all(spec, milestone)
     plain, inflated = _inflated_pair(tmp_path, token)
     scores = {}
     for submission in (plain, inflated, ROOT / "examples" / "silver-dollar" / "correct-python"):
         scores[submission.name] = grader.grade(spec, milestone, found, submission)
-    assert scores["plain"].percent < 100.0
-    assert scores["inflated"].percent <= scores["plain"].percent
+    assert scores["plain"].percent < 100.0 and scores["inflated"].percent < 100.0
+    plain_failed = {c.name for c in scores["plain"].cases if not c.passed}
+    inflated_passed = {c.name for c in scores["inflated"].cases if c.passed}
+    assert plain_failed and not plain_failed & inflated_passed
     assert scores["inflated"].status == "graded"
-    assert not [c.name for c in scores["inflated"].cases if c.status == "harness-error"]
+    assert not [c.name for c in scores["inflated"].cases if c.status in ("harness-error", "ungradable")]
     assert scores["correct-python"].percent == 100.0
     assert processes_with(token) == []
 
