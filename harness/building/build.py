@@ -139,8 +139,8 @@ def _language_name(language: str) -> str:
 
 
 def expected(target: Target) -> str:
-    """What a target takes, the handout's language first: `Java: PlayGame.java, CoinStrip.java
-    (or Python: silver_dollar.py)`."""
+    """What a target takes, the handout's language first: `Java: Main.java, Board.java
+    (or Python: game.py)`."""
     languages = sorted(target.languages.values(), key=lambda lang: lang.name != target.handout_language)
     told = [f"{_language_name(lang.name)}: {', '.join(lang.files)}" for lang in languages]
     return told[0] + (f" (or {', or '.join(told[1:])})" if told[1:] else "")

@@ -206,25 +206,12 @@ def _log(data: dict, summary: str) -> None:
 
 def grade(game: str, place: Where, *, points: float | None, select: str | None, allow_unconfined: bool) -> int:
     """Grade the repository at `place`; 0 if every case passed, 1 otherwise, the report written either way."""
-    from harness.building import reference
-    from harness.grading import submission as grading
-    from harness.loading import cases as caseload
-    from harness.loading import spec as specs
     from harness.loading import stages
-    from harness.running import sandbox
+    from harness.platforms.common import grade_folder
 
-    spec, milestone = specs.parse_game(game)
-    spec = reference.prepared(spec)
-    found = caseload.load_all(spec, milestone, select)
-    if not found:
-        raise InputError(f"no cases for {game}{' matching ' + repr(select) if select else ''} in cases/{spec.game}/")
-    caseload.require_expectations(found)
-    sandbox.require(allow_unconfined)
-    if not place.submission.is_dir():
-        raise InputError(f"no submission folder {place.submission}; pass --submission FOLDER "
-                         "(in a workflow, check the repository out first: actions/checkout)")
-    with grading.Grader() as grader:
-        result = grader.grade(spec, milestone, found, place.submission, name="submission")
+    spec, result = grade_folder(game, place.submission, select=select, allow_unconfined=allow_unconfined,
+                                name="submission", missing="pass --submission FOLDER (in a workflow, check the "
+                                                          "repository out first: actions/checkout)")
     data, summary = report(result, stages.at(spec.hidden_stages).show, points)
     _log(data, summary)
     write(place, data)

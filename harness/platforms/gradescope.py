@@ -56,24 +56,11 @@ def not_graded(where: Layout, problem: str) -> None:
 
 def grade(game: str, where: Layout, *, select: str | None, hidden: str, allow_unconfined: bool) -> int:
     """Grade the submission at `where`; 0 if every case passed, 1 otherwise (results written either way)."""
-    from harness.loading import cases as caseload
-    from harness.grading import submission as grading
-    from harness.running import sandbox
-    from harness.loading import spec as specs
+    from harness.platforms.common import grade_folder
 
-    from harness.building import reference
-    spec, milestone = specs.parse_game(game)
-    spec = reference.prepared(spec)
-    found = caseload.load_all(spec, milestone, select)
-    if not found:
-        raise InputError(f"no cases for {game}{' matching ' + repr(select) if select else ''} in cases/{spec.game}/")
-    caseload.require_expectations(found)
-    sandbox.require(allow_unconfined)
-    if not where.submission.is_dir():
-        raise InputError(f"no submission folder {where.submission}; pass --submission FOLDER "
-                         "or --autograder-root (Gradescope puts it in /autograder/submission)")
-    with grading.Grader() as grader:
-        result = grader.grade(spec, milestone, found, where.submission, name="submission")
+    spec, result = grade_folder(game, where.submission, select=select, allow_unconfined=allow_unconfined,
+                                name="submission", missing="pass --submission FOLDER or --autograder-root "
+                                                          "(Gradescope puts it in /autograder/submission)")
     try:
         level = spec.hidden_stages[-1].show if spec.hidden_stages else None  # the most a stage shows
         _write(where.results, exports.gradescope(result, hidden, level))

@@ -16,7 +16,7 @@ import json
 import math
 import sys
 import textwrap
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from harness import atomic
@@ -191,27 +191,13 @@ def fitted(doc: dict, limit: int = RESULTS_BYTES) -> dict:
 def grade(game: str, where: Layout, *, select: str | None, allow_unconfined: bool,
           budget: float | None = None) -> int:
     """Grade the job at `where`; 0 if every case passed, 1 otherwise (results written either way)."""
-    from harness.building import reference
-    from harness.grading import submission as grading
-    from harness.loading import cases as caseload
-    from harness.loading import spec as specs
-    from harness.running import sandbox
+    from harness.platforms.common import grade_folder
 
     data = read_data(where)
-    spec, milestone = specs.parse_game(game)
-    if budget:  # the job's timeout: what is left after it fails, instead of the whole job
-        spec = replace(spec, submission_seconds=min(spec.submission_seconds, budget))
-    spec = reference.prepared(spec)
-    found = caseload.load_all(spec, milestone, select)
-    if not found:
-        raise InputError(f"no cases for {game}{' matching ' + repr(select) if select else ''} in cases/{spec.game}/")
-    caseload.require_expectations(found)
-    sandbox.require(allow_unconfined)
-    if not where.student.is_dir():
-        raise InputError(f"no student folder {where.student}; pass --student FOLDER "
-                         "or --grade-root (PrairieLearn puts the files in /grade/student)")
-    with grading.Grader() as grader:
-        result = grader.grade(spec, milestone, found, where.student, name="student")
+    # budget: the job's timeout, what is left after it fails, instead of the whole job
+    spec, result = grade_folder(game, where.student, select=select, allow_unconfined=allow_unconfined,
+                                name="student", budget=budget, missing="pass --student FOLDER or --grade-root "
+                                                                      "(PrairieLearn puts the files in /grade/student)")
     doc = fitted(results(result, stages.at(spec.hidden_stages), submitted_names(data)))
     try:
         _write(where.results, doc)

@@ -1,0 +1,32 @@
+"""What every platform's front door does before it writes its own format: the game's spec
+prepared and its cases loaded (refused with a clear message when there are none or a transcript
+is missing), the sandbox required, the submission's folder checked, and one grading."""
+from dataclasses import replace
+from pathlib import Path
+
+from harness.errors import InputError
+
+
+def grade_folder(game: str, folder: Path, *, select: str | None, allow_unconfined: bool, name: str,
+                 missing: str, budget: float | None = None):
+    """(spec, result) of grading `folder` as a submission named `name`; `missing` is the fix
+    told when the folder is not there; `budget` caps the submission's time (a platform's timeout)."""
+    from harness.building import reference
+    from harness.grading import submission as grading
+    from harness.loading import cases as caseload
+    from harness.loading import spec as specs
+    from harness.running import sandbox
+
+    spec, milestone = specs.parse_game(game)
+    if budget:
+        spec = replace(spec, submission_seconds=min(spec.submission_seconds, budget))
+    spec = reference.prepared(spec)
+    found = caseload.load_all(spec, milestone, select)
+    if not found:
+        raise InputError(f"no cases for {game}{' matching ' + repr(select) if select else ''} in cases/{spec.game}/")
+    caseload.require_expectations(found)
+    sandbox.require(allow_unconfined)
+    if not folder.is_dir():
+        raise InputError(f"no {name} folder {folder}; {missing}")
+    with grading.Grader() as grader:
+        return spec, grader.grade(spec, milestone, found, folder, name=name)
