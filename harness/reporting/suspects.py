@@ -59,10 +59,10 @@ def _elsewhere(result: SubmissionResult, case: str) -> float | None:
 
 
 def command(game: str, case: str, turn: int, expected: str | None, actual: str, extra: bool) -> str:
-    words = ["harness", "accept", game, case, "--turn", str(turn)]
+    words = ["harness", "accept", game, case, f"--turn={turn}"]
     if not extra and expected is not None:
-        words += ["--line", expected]
-    words += ["--also", actual]
+        words.append(f"--line={expected}")  # joined to its option: a line may start with '-'
+    words.append(f"--also={actual}")
     return " ".join(shlex.quote(w) for w in words)
 
 
