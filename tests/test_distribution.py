@@ -16,6 +16,7 @@ import yaml
 from harness.loading import cases as caseload
 from harness.building import build as builder
 from harness.starts import law as distribution
+from harness.grading import drawn
 from harness.grading import submission as grading
 from harness.starts import drawing
 from harness.loading import spec as specs
@@ -239,7 +240,7 @@ def test_a_setup_case_passed_by_luck_is_settled_by_more_runs(law_project, tmp_pa
                                status="passed", runs=1, starts=evidence + ["3"], against_rules=evidence)
         build = builder.build(program, spec, setup.target)
         try:
-            again = drawing.settle(spec, [setup, other], [lucky, elsewhere], lambda target: build.ok,
+            again = drawn.settle(spec, [setup, other], [lucky, elsewhere], lambda target: build.ok,
                                    lambda more: grader.run_cases([grading.Job(spec, case, build) for case in more]))
         finally:
             builder.cleanup(build)
@@ -255,7 +256,7 @@ def test_a_setup_case_passed_by_luck_is_settled_by_more_runs(law_project, tmp_pa
     assert any("every run passed" in note for note in correct.notes), correct.notes
 
     untouched = CaseResult(setup.name, setup.description, setup.rubric, setup.points, setup.visibility, status="passed")
-    assert drawing.settle(spec, [setup], [untouched], lambda target: False, grader.run_cases) == [untouched]  # no run
+    assert drawn.settle(spec, [setup], [untouched], lambda target: False, grader.run_cases) == [untouched]  # no run
 
 
 @pytest.mark.slow  # a grading of the fixture game topped up to 80 starts, then the same in pytest

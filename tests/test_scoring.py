@@ -3,6 +3,7 @@
 The rubric is the fixture game's (tests/fixture/specs/tally/spec.yaml); the expected numbers
 are worked out here from its weights by the rule in the manual's docs/scores.md.
 """
+import dataclasses
 import math
 
 import pytest
@@ -18,10 +19,10 @@ def case(name, rubric, status, points=1, charged_to=None, visibility="public", r
 
 
 def scored(spec, cases, status="graded") -> SubmissionResult:
-    items, earned, possible = scoring.score(spec, spec.items(None), cases)
+    scores = scoring.score(spec, spec.items(None), cases)
     return SubmissionResult(submission="made-up", name="made-up", game=spec.game, title=spec.title, milestone=None,
-                            sandbox="none", status=status, builds={}, cases=cases, items=items, earned=earned,
-                            possible=possible)
+                            sandbox="none", status=status, builds={}, cases=scores.cases, items=scores.items,
+                            earned=scores.earned, possible=scores.possible)
 
 
 @pytest.fixture
@@ -58,6 +59,7 @@ def test_ungradable_cases_count_against_setup_and_harness_errors_against_nobody(
         case("end-b", "end", HARNESS_ERROR),
     ]
     result = scored(spec, cases)
+    cases = result.cases  # the scored copies
     items = {i.id: i for i in result.items}
     # setup: its own point passed, two charges failed -> a third of its weight
     assert items[setup].charges == 2
@@ -134,6 +136,7 @@ def test_a_failure_charged_to_another_item_counts_there_once_and_not_where_it_is
         case("setup", "setup", PASSED),
     ]
     result = scored(spec, cases)
+    cases = result.cases  # the scored copies
     items = {i.id: i for i in result.items}
     assert items["add"].earned == weights["add"] and items["add"].cases_gradable == 1
     assert items["illegal"].earned == pytest.approx(weights["illegal"] / 2) and items["illegal"].charged_failures == 1
@@ -157,6 +160,7 @@ def test_a_charged_case_whose_other_turns_matched_also_passes_in_its_own_item(ta
     ]
     cases[0].own_passed = True
     result = scored(spec, cases)
+    cases = result.cases  # the scored copies
     items = {i.id: i for i in result.items}
     assert items["add"].earned == weights["add"] and items["add"].cases_passed == 2
     assert items["prompt"].earned == pytest.approx(weights["prompt"] / 2) and items["prompt"].charged_failures == 1
@@ -178,6 +182,7 @@ def test_each_case_is_worth_its_item_s_weight_over_the_item_s_cases(tally, weigh
     spec, _ = tally
     cases = [case(f"add-{n}", "add", PASSED if n == 0 else FAILED) for n in range(5)]
     result = scored(spec, cases)
+    cases = result.cases  # the scored copies
     explained = scoring.explain(result)
     each = weights["add"] / 5
     assert result.possible == weights["add"]
@@ -194,6 +199,7 @@ def test_a_failure_charged_elsewhere_is_explained_in_both_items(tally, weights):
     cases = [case("add-a", "add", PASSED), case("add-b", "add", FAILED, charged_to="illegal"),
              case("illegal-a", "illegal", FAILED), case("illegal-b", "illegal", PASSED)]
     result = scored(spec, cases)
+    cases = result.cases  # the scored copies
     explained = scoring.explain(result)
     total = weights["add"] + weights["illegal"]
     items = {i.id: i for i in result.items}
@@ -214,6 +220,7 @@ def test_a_case_counted_in_two_items_gives_each_part(tally, weights):
              case("prompt", "prompt", PASSED)]
     cases[0].own_passed = True
     result = scored(spec, cases)
+    cases = result.cases  # the scored copies
     worth = scoring.explain(result).worth(cases[0])
     own, charged = weights["add"] / 2, weights["prompt"] / 2
     assert worth.text() == (f"worth {shown(own + charged)} of {shown(weights['add'] + weights['prompt'])} points: "
@@ -227,6 +234,7 @@ def test_a_case_that_counts_nowhere_says_why(tally, weights):
     cases = [case("end-a", "end", PASSED), case("end-b", "end", HARNESS_ERROR),
              case("add-a", "add", UNGRADABLE, charged_to=setup)]
     result = scored(spec, cases)
+    cases = result.cases  # the scored copies
     explained = scoring.explain(result)
     assert explained.worth(cases[1]).text() == "counts for no points (the harness failed on it)"
     # the start against the rules is one failed point of setup, the only case counted there
@@ -254,6 +262,7 @@ def test_an_item_whose_every_case_was_charged_elsewhere_says_so(tally, weights):
     spec, _ = tally
     cases = [case("end-a", "end", FAILED, charged_to="illegal"), case("illegal-a", "illegal", PASSED)]
     result = scored(spec, cases)
+    cases = result.cases  # the scored copies
     explained = scoring.explain(result)
     items = {i.id: i for i in result.items}
     assert not items["end"].counted and result.possible == weights["illegal"]
@@ -263,3 +272,15 @@ def test_an_item_whose_every_case_was_charged_elsewhere_says_so(tally, weights):
     assert explained.worth(cases[0]).text() == (
         f"worth {shown(weights['illegal'] / 2)} of {shown(weights['illegal'])} points, counted in `illegal` "
         "(a failure charged there)")
+
+
+def test_scoring_returns_scores_and_leaves_the_results_it_reads_alone(tally):
+    """Scoring returns scored copies: the case results handed in keep their own (unscored) value."""
+    spec, _ = tally
+    cases = [case("add-a", "add", PASSED), case("illegal-a", "illegal", FAILED)]
+    before = [dataclasses.asdict(c) for c in cases]
+    scores = scoring.score(spec, spec.items(None), cases)
+    assert [dataclasses.asdict(c) for c in cases] == before
+    weights = {item.id: item.points for item in spec.rubric}
+    assert [c.value for c in scores.cases] == [weights["add"], weights["illegal"]]
+    assert [c.earned for c in scores.cases] == [weights["add"], 0]

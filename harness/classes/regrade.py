@@ -82,9 +82,8 @@ def merged(spec, milestone: str | None, cases: list[Case], previous: SubmissionR
     new = {case.name: case for case in fresh.cases}
     old = {case.name: case for case in previous.cases}
     together = [new.get(case.name) or old[case.name] for case in cases]
-    items, earned, possible = scoring.score(spec, spec.items(milestone), together)
     status = Verdict.HARNESS_ERROR if any(c.status == HARNESS_ERROR for c in together) else Verdict.GRADED
-    return dataclasses.replace(fresh, cases=together, items=items, earned=earned, possible=possible, status=status)
+    return dataclasses.replace(scoring.scored(fresh, scoring.score(spec, spec.items(milestone), together)), status=status)
 
 
 # --- the delta ------------------------------------------------------------------------------

@@ -9,12 +9,14 @@ deduction, in the item whose behaviour it is), unless every other turn of it mat
 whose weight must not move onto the other; a harness error counts for nothing anywhere. An item with no case that could be graded is left
 out of the total. Items graded by a person are listed but not counted.
 
-Each case carries `value` (its share of the total, in rubric points) and `earned`, so every
+Each scored case carries `value` (its share of the total, in rubric points) and `earned` (the
+scores are returned: `score` makes scored copies and leaves the results it reads alone), so every
 renderer (Gradescope's per-test scores, JUnit, the gradebook) shows numbers that add up.
 How those numbers were reached (`explain`: a case's value item by item, an item's score as
 "1 of 5 cases passed, each worth 0.5") is worked out here too, from a result as it is stored,
 by the same split; the renderers only print it.
 """
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -25,18 +27,30 @@ DIGITS = 4  # rubric points are shown and summed at this precision
 SHOWN = 2  # decimals of the points a person reads (0.5, 1.67, 10)
 
 
-def score(spec: Spec, items: list[RubricItem], cases: list[CaseResult]) -> tuple[list[ItemScore], float, float]:
-    """(item scores, earned, possible); sets each case's value and earned."""
+@dataclass(frozen=True)
+class Scores:
+    """A submission's scores: each item's, the total earned of the possible, and its cases, each
+    a copy carrying its share of the total (`value`) and what it earned of it."""
+    items: list[ItemScore]
+    earned: float
+    possible: float
+    cases: list[CaseResult]
+
+
+def score(spec: Spec, items: list[RubricItem], cases: list[CaseResult]) -> Scores:
+    """The scores of these case results under these rubric items; the results are left as they are."""
+    value = [0.0] * len(cases)
+    won = [0.0] * len(cases)
+    at = {id(case): index for index, case in enumerate(cases)}
     scored = []
-    for case in cases:
-        case.value = case.earned = 0.0
     for item in items:
         split = _split(item.id, item.points, item.graded, cases)
         earned = 0.0
-        for case, share, won, _ in split.shares:
-            case.value = round(case.value + share, DIGITS)  # a case may count in two items (own_passed)
-            case.earned = round(case.earned + won, DIGITS)
-            earned += won
+        for case, share, gained, _ in split.shares:
+            index = at[id(case)]
+            value[index] = round(value[index] + share, DIGITS)  # a case may count in two items (own_passed)
+            won[index] = round(won[index] + gained, DIGITS)
+            earned += gained
         scored.append(ItemScore(
             id=item.id, title=item.title, weight=item.points, graded=item.graded, counted=split.counted,
             earned=round(earned, DIGITS),
@@ -46,7 +60,14 @@ def score(spec: Spec, items: list[RubricItem], cases: list[CaseResult]) -> tuple
             charged_failures=sum(1 for c in split.charged if c.status == FAILED)))
     possible = math.fsum(i.weight for i in scored if i.counted)
     earned = round(math.fsum(i.earned for i in scored if i.counted), DIGITS)
-    return scored, earned, possible
+    return Scores(scored, earned, possible,
+                  [dataclasses.replace(case, value=v, earned=w) for case, v, w in zip(cases, value, won)])
+
+
+def scored(result: SubmissionResult, scores: Scores) -> SubmissionResult:
+    """The result carrying these scores (its cases replaced by the scored copies)."""
+    return dataclasses.replace(result, cases=scores.cases, items=scores.items, earned=scores.earned,
+                               possible=scores.possible)
 
 
 @dataclass

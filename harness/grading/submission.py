@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Callable
 from harness.building import build as builder
 from harness.building import reference
 from harness.building.javac_server import WarmJavac
-from harness.grading import scoring, shown_paths
+from harness.grading import drawn, scoring, shown_paths
 from harness.judging import alternatives, charging, compare, facts
 from harness.loading import config, functions
 from harness.loading.cases import Case
@@ -287,11 +287,7 @@ def _run_drawn(spec: Spec, case: Case, build: builder.Build, budget: Budget | No
                spin: bool = False) -> CaseResult:
     """The case run until it draws a start it can be graded on (`drawing.draw`), with every
     start the program showed on the way, for the check of its random setup."""
-    drawn: list[str] = []
-    broken: list[str] = []
-    result = drawing.draw(spec, case, lambda: _metered_attempt(spec, case, build, budget, spin), drawn, broken)
-    result.starts, result.against_rules = drawn, broken
-    return result
+    return drawn.kept(drawing.draw(spec, case, lambda: _metered_attempt(spec, case, build, budget, spin)))
 
 
 def run_case(spec: Spec, case: Case, build: builder.Build, budget: Budget | None = None,
@@ -301,11 +297,11 @@ def run_case(spec: Spec, case: Case, build: builder.Build, budget: Budget | None
     A case whose budget runs out before its last repeat fails: passing fewer runs than it asks
     for would let a slow program skip the runs that catch its luck."""
     result = None
-    drawn: list[str] = []
+    starts: list[str] = []
     broken: list[str] = []
     for attempt in range(case.repeat):
         result = _run_drawn(spec, case, build, budget, spin)
-        drawn += result.starts
+        starts += result.starts
         broken += result.against_rules
         skipped = not result.ran
         result.runs = attempt + (0 if skipped else 1)
@@ -313,7 +309,7 @@ def run_case(spec: Spec, case: Case, build: builder.Build, budget: Budget | None
             result.notes.append(f"its first {attempt} of {case.repeat} runs passed before the time budget was spent")
         if result.status != PASSED:
             break
-    result.starts, result.against_rules = drawn, broken
+    result.starts, result.against_rules = starts, broken
     return _bounded(result)
 
 
@@ -531,12 +527,12 @@ class Grader:
     def _result(spec: Spec, milestone: str | None, results: list[CaseResult],
                 builds: dict[str, builder.Build], submission: Path, name: str | None) -> SubmissionResult:
         """The scored result of these case results."""
-        items, earned, possible = scoring.score(spec, spec.items(milestone), results)
+        scores = scoring.score(spec, spec.items(milestone), results)
         return shown_paths.scrub(SubmissionResult(
             submission=str(submission), name=name or submission_name(submission), game=spec.game, title=spec.title,
             milestone=milestone, sandbox=sandbox_mode(builds), status=_status(builds, results),
-            builds={t: summary(b, spec.targets[t].handout_language) for t, b in builds.items()}, cases=results, items=items, earned=earned,
-            possible=possible))
+            builds={t: summary(b, spec.targets[t].handout_language) for t, b in builds.items()}, cases=scores.cases,
+            items=scores.items, earned=scores.earned, possible=scores.possible))
 
 
 NOT_RUN_YET = "not run yet: hidden cases run once the public ones are done"
@@ -550,7 +546,7 @@ def _not_run_yet(case: Case) -> CaseResult:
 
 class _PhaseRun:
     """One phase of a grading (the public cases, then the hidden ones): its cases run, then what
-    their starts add (drawing.complete), within the submission's budget; the progress callback
+    their starts add (drawn.complete), within the submission's budget; the progress callback
     counts on from the cases of the phases before."""
 
     def __init__(self, grader: "Grader", spec: Spec, builds: dict[str, builder.Build], budget: Budget | None,
@@ -572,7 +568,7 @@ class _PhaseRun:
         ran = iter(self.grader.run_cases(jobs, self._told if self.progress is not None else None))
         results = [next(ran) if builds[c.target].ok else _not_run(c, builds[c.target]) for c in mine]
         self.done += len(jobs)
-        completed = drawing.complete(
+        completed = drawn.complete(
             spec, mine, results, lambda target: builds[target].ok,
             lambda more: self.grader.run_cases([Job(spec, case, builds[case.target], budget) for case in more]), budget)
         return _Phase(dict(zip(chosen, completed)), completed[len(mine):])
@@ -581,7 +577,7 @@ class _PhaseRun:
 @dataclass
 class _Phase:
     by_position: dict[int, CaseResult]  # by the case's position in the grading's list
-    checks: list[CaseResult]  # what drawing.complete added after the cases
+    checks: list[CaseResult]  # what drawn.complete added after the cases
 
 
 def _in_order(cases: list[Case], public: _Phase, hidden: _Phase | None) -> list[CaseResult]:

@@ -60,8 +60,7 @@ def public(result: SubmissionResult, spec=None) -> SubmissionResult:
     shown = dataclasses.replace(result, builds={target: _own_notes(build) for target, build in result.builds.items()})
     if not shown.published or not shown.items:
         return dataclasses.replace(shown, cases=cases, items=[], earned=0.0, possible=0.0)
-    items, earned, possible = scoring.score(spec, _rubric(result, spec), cases)
-    return dataclasses.replace(shown, cases=cases, items=items, earned=earned, possible=possible)
+    return scoring.scored(shown, scoring.score(spec, _rubric(result, spec), cases))
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ class Game:
     @property
     def shown_total(self) -> int:
         """How many cases the student's result lists: the public cases and, when the check of
-        the random setup draws on a public case, that check (drawing.law_check adds it after
+        the random setup draws on a public case, that check (grading.drawn.complete adds it after
         them). The progress counts to this, so its total is the result's."""
         start = self.spec.random_start
         law = start.law if start is not None else None
@@ -234,8 +234,8 @@ def merge(game: Game, public: SubmissionResult, hidden: SubmissionResult) -> Sub
              for case in game.cases]
     cases += list(ran[PUBLIC]) + list(ran[HIDDEN])  # the checks each phase's starts added
     status = public.status if public.status != Verdict.GRADED else hidden.status
-    items, earned, possible = scoring.score(game.spec, game.spec.items(game.milestone), cases)
-    return replace(public, cases=cases, items=items, earned=earned, possible=possible, status=status)
+    return replace(scoring.scored(public, scoring.score(game.spec, game.spec.items(game.milestone), cases)),
+                   status=status)
 
 
 def _not_run(case, hidden: SubmissionResult) -> CaseResult:

@@ -1,21 +1,23 @@
 """The grading steps a random start adds, for every front door alike.
 
 In a case worker, `draw` runs a case until it draws a start it can be graded on. Once a
-submission's cases are in, `complete` adds what only the whole submission shows: the check of
-the law of its starts (topped up with runs of the law's case) and the settling of setup cases
-that passed while other runs drew a start the rules forbid. `Grader.grade` calls both, so a
-grading, a self-check, a single case, Gradescope, the cluster, the audit and the pytest plugin
-reach one verdict.
+submission's cases are in, `law_check` judges the law of its starts (topped up with runs of the
+law's case) and `settle` runs again the setup cases that passed while other runs drew a start
+the rules forbid. Each returns what it decided; `harness.grading.drawn` alone makes the case
+results of it, so a grading, a self-check, a single case, Gradescope, the cluster, the audit and
+the pytest plugin reach one verdict.
 """
 import dataclasses
 import math
 from typing import Callable
 
 from harness.loading.cases import Case
-from harness.loading.random_start import RandomStart
+from harness.loading.random_start import Law, RandomStart
 from harness.loading.spec import Spec
 from harness.results import FAILED, UNGRADABLE, Cause, CaseResult
 from harness.running import runner
+from harness.starts import law as distribution
+from harness.starts.law import LawVerdict
 from harness.starts.planning import StrategyInputs
 from harness.starts.reading import MISSING, RULES, UNPLAYABLE, UNUSABLE, Rerun, StartProblem, expected_from_start, \
     find_start, too_long
@@ -91,7 +93,20 @@ def drawn(spec: Spec, case: Case, output: str, problem: StartProblem | None, rea
     return [start] if start is not None and too_long(settings, start) is None else []
 
 
-def draw(spec: Spec, case: Case, attempt: Attempt, drawn_starts: list[str], broken: list[str]) -> CaseResult:
+@dataclasses.dataclass
+class Drawn:
+    """What the draws of one case decided: the attempt whose result stands, the status it takes
+    instead of its own judgement (None: as judged), the item a start against the rules is
+    charged to, a note saying why, and every start the draws showed. Grading makes the result."""
+    result: CaseResult
+    starts: list[str]  # every start the draws showed, for the check of the random setup
+    against_rules: list[str]  # those the rules forbid
+    status: str | None = None
+    charged_to: str | None = None
+    note: str | None = None
+
+
+def draw(spec: Spec, case: Case, attempt: Attempt) -> Drawn:
     """A random game may draw a start that cannot be graded. Another run draws another:
     an unplayable start (within the rules) never counts; one against the rules is charged to
     the setup item, except that the setup item's own cases take the first start they get
@@ -99,67 +114,62 @@ def draw(spec: Spec, case: Case, attempt: Attempt, drawn_starts: list[str], brok
     settings = drawing(spec, case)
     draws = START_DRAWS if settings is not None else 1
     setup = settings.rubric if settings is not None else None
+    starts: list[str] = []
+    broken: list[str] = []
     seen: dict[str, CaseResult] = {}
     missed: list[str] = []  # outputs of the runs that showed no start
     for tried in range(draws):
         result, problem = attempt()
-        drawn_starts += result.starts
+        starts += result.starts
         if problem is None:
-            if tried and result.cause in (Cause.OUT_OF_TIME, Cause.BUDGET_SPENT):
-                result.notes.append(f"drawn {tried} times before the time budget was spent, without a start to grade")
-            return result
+            spent = tried and result.cause in (Cause.OUT_OF_TIME, Cause.BUDGET_SPENT)
+            return Drawn(result, starts, broken, note=(
+                f"drawn {tried} times before the time budget was spent, without a start to grade" if spent else None))
         if problem.kind == UNUSABLE:  # the program's output, not a harness fault: charged to its case
-            result.status = FAILED
-            return result
+            return Drawn(result, starts, broken, FAILED)
         if problem.kind == RULES:
             broken += result.starts
         seen.setdefault(problem.kind, result)
         if problem.kind in (RULES, MISSING) and case.rubric == setup:
-            result.status, result.charged_to = FAILED, None  # exactly what the setup item looks for
-            return result
+            return Drawn(result, starts, broken, FAILED)  # exactly what the setup item looks for
         if problem.kind == MISSING:
             missed.append(repr(result.actual))
             if set(seen) == {MISSING} and (len(missed) >= SAME_MISSES and len(set(missed)) == 1
                                            or len(missed) >= MISSES):
                 break  # no run of this case showed a start, and a correct program shows one every run
     if RULES in seen:
-        result = seen[RULES]
-        result.status, result.charged_to = UNGRADABLE, setup
-        result.notes.append(f"no start within the rules in {draws} draws")
-        return result
+        return Drawn(seen[RULES], starts, broken, UNGRADABLE, setup, f"no start within the rules in {draws} draws")
     if MISSING in seen:
-        result = seen[MISSING]
-        result.status = FAILED
-        if len(missed) > 1:
-            result.notes.append(f"no start shown in {len(missed)} runs")
-        return result
-    result = seen[UNPLAYABLE]
-    result.status = UNGRADABLE
-    result.notes.append(f"every one of {draws} starts drawn showed no game; not counted")
-    return result
+        return Drawn(seen[MISSING], starts, broken, FAILED,
+                     note=f"no start shown in {len(missed)} runs" if len(missed) > 1 else None)
+    return Drawn(seen[UNPLAYABLE], starts, broken, UNGRADABLE,
+                 note=f"every one of {draws} starts drawn showed no game; not counted")
 
 
 # --- the whole submission --------------------------------------------------------------------
 
-def complete(spec: Spec, cases: list[Case], results: list[CaseResult], built: Callable[[str], bool],
-             run_cases: RunCases, budget=None) -> list[CaseResult]:
-    """The submission's case results with what its starts add: the check of their law, then the
-    setup cases settled. `built(target)` says whether a target's build can run; `run_cases` runs
-    more cases the way the first ones ran (same builds, same budget)."""
-    results = results + law_check(spec, cases, results, built, run_cases, budget)
-    return settle(spec, cases, results, built, run_cases)
+@dataclasses.dataclass
+class Settling:
+    """A passed setup case run again: the run whose result stands (the first that failed, else
+    the last) and what all the runs together showed."""
+    index: int  # the case's position in the submission's list
+    result: CaseResult
+    runs: int
+    starts: list[str]
+    against_rules: list[str]
+    note: str
 
 
 def settle(spec: Spec, cases: list[Case], results: list[CaseResult], built: Callable[[str], bool],
-            run_cases: RunCases) -> list[CaseResult]:
+           run_cases: RunCases) -> list[Settling]:
     """A setup case that passed, from a program seen drawing a start the rules forbid, may
     have passed by luck: it runs again, SETTLE_RUNS more times in all, until a run fails.
     A correct program never draws such a start, so it never pays for these runs."""
     setup = spec.random_start.rubric if spec.random_start is not None else None
     broken = [start for result in results for start in result.against_rules]
     if not setup or not broken:
-        return results
-    settled = list(results)
+        return []
+    settled = []
     for index, (case, result) in enumerate(zip(cases, results)):
         if case.rubric != setup or not result.passed or drawing(spec, case) is None or not built(case.target):
             continue
@@ -167,31 +177,38 @@ def settle(spec: Spec, cases: list[Case], results: list[CaseResult], built: Call
         again = dataclasses.replace(case, repeat=batch)
         reruns = run_cases([again] * math.ceil(SETTLE_RUNS / batch))
         failed = next((r for r in reruns if not r.passed), None)
-        chosen = failed or reruns[-1]
-        chosen.runs = result.runs + sum(r.runs for r in reruns)
-        chosen.starts = result.starts + [s for r in reruns for s in r.starts]
-        chosen.against_rules = result.against_rules + [s for r in reruns for s in r.against_rules]
-        chosen.notes.append(
+        runs = result.runs + sum(r.runs for r in reruns)
+        settled.append(Settling(
+            index, failed or reruns[-1], runs, result.starts + [s for r in reruns for s in r.starts],
+            result.against_rules + [s for r in reruns for s in r.against_rules],
             f"the program drew a start the rules forbid on other runs ({broken[0]!r}), so this case, "
-            f"passed on its first {result.runs} run(s), ran {chosen.runs - result.runs} more times to settle "
-            + ("its verdict: this run failed" if failed else "its verdict: every run passed"))
-        settled[index] = chosen
+            f"passed on its first {result.runs} run(s), ran {runs - result.runs} more times to settle "
+            + ("its verdict: this run failed" if failed else "its verdict: every run passed")))
     return settled
 
 
+@dataclasses.dataclass
+class LawCheck:
+    """The check of the random setup's law: its verdict, the starts of its top-up runs the rules
+    forbid, and, when the submission's budget ran out before the sample was whole, the budget said."""
+    rule: Law
+    verdict: LawVerdict
+    against_rules: list[str]
+    cut_short: str | None = None
+
+
 def law_check(spec: Spec, cases: list[Case], results: list[CaseResult], built: Callable[[str], bool],
-               run_cases: RunCases, budget=None) -> list[CaseResult]:
+              run_cases: RunCases, budget=None) -> LawCheck | None:
     """The check of the random setup, for a target whose spec declares the law of its starts
     and whose named case is graded: the starts its runs drew, topped up with runs of that case.
-    A check left without enough starts because the submission spent its time budget fails
-    (not gradable would let a slow program keep the points)."""
+    A check left without enough starts because the submission spent its time budget is cut short
+    (grading fails it: not gradable would let a slow program keep the points)."""
     rule = spec.random_start.law if spec.random_start is not None else None
     if rule is None:
-        return []
-    from harness.starts import law as distribution  # only a random start with a law needs it
+        return None
     named = next((c for c in cases if c.name == rule.case), None)
     if named is None or not built(named.target):
-        return []
+        return None
     starts = [s for c, r in zip(cases, results) if c.target == named.target for s in r.starts]
     broken: list[str] = []  # starts of the top-up runs the rules forbid (the cases keep their own)
     for _ in range(TOP_UP_ROUNDS):
@@ -202,8 +219,5 @@ def law_check(spec: Spec, cases: list[Case], results: list[CaseResult], built: C
         starts += [s for r in topped for s in r.starts]
         broken += [s for r in topped for s in r.against_rules]
     verdict = distribution.check(rule, starts)
-    check = distribution.check_result(rule, verdict, "The random setup is drawn as the handout says")
-    if check.status == UNGRADABLE and budget is not None and budget.left() <= 0:
-        check.status, check.reason = FAILED, f"not run in full: {budget.describe()}; {check.reason}"
-    check.against_rules = broken
-    return [check]
+    spent = verdict.passed is None and budget is not None and budget.left() <= 0
+    return LawCheck(rule, verdict, broken, budget.describe() if spent else None)

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from harness.loading import functions
 from harness.loading import policy as policies
 from harness.loading.random_start import Law
-from harness.results import FAILED, PASSED, UNGRADABLE, CaseResult, Visibility
 
 FALSE_ALARM = 1e-6  # the chance that a correct program fails the check
 CHECK_NAME = "start-distribution"
@@ -122,20 +121,15 @@ def table(verdict: LawVerdict) -> str:
     return "\n".join(lines)
 
 
-def check_result(rule: Law, verdict: LawVerdict, title: str) -> CaseResult:
-    """The check as one case of the setup item: failed when the law is broken, not counted
-    when too few starts could be seen (the program's other cases say why)."""
-    result = CaseResult(CHECK_NAME, title, rule.rubric or "", rule.points, Visibility.PUBLIC,
-                        PASSED if verdict.passed else FAILED if verdict.passed is False else UNGRADABLE,
-                        reason="" if verdict.passed else verdict.reason)
-    result.notes.append(f"{verdict.reason}; counts of the values the starts show:\n{table(verdict)}")
+def notes(rule: Law, verdict: LawVerdict) -> list[str]:
+    """What the check's result says of itself: the counts against the law, and the least likely one."""
+    said = [f"{verdict.reason}; counts of the values the starts show:\n{table(verdict)}"]
     if verdict.worst is not None:
         value, chance = verdict.worst
-        result.notes.append(f"the least likely count ({value!r}) has a chance of {chance:.2e} for a correct program; "
-                            f"the check fails below {FALSE_ALARM / len(rule.probabilities):.1e} "
-                            f"(a false alarm under {FALSE_ALARM:g} in all)")
-    result.runs = verdict.starts
-    return result
+        said.append(f"the least likely count ({value!r}) has a chance of {chance:.2e} for a correct program; "
+                    f"the check fails below {FALSE_ALARM / len(rule.probabilities):.1e} "
+                    f"(a false alarm under {FALSE_ALARM:g} in all)")
+    return said
 
 
 def runs_to_add(rule: Law, drawn: list[str]) -> int:
