@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, fields
 from enum import StrEnum
 
 from harness.outcome import End
+from harness.transcript import Transcript
 
 FORMAT_VERSION = 1
 
@@ -78,9 +79,9 @@ class CaseResult:
     reason: str = ""  # one line for a person
     hint: str | None = None  # "would pass if trailing whitespace were ignored"
     typed: list[str] = field(default_factory=list)
-    expected: list[dict] = field(default_factory=list)
+    expected: Transcript = field(default_factory=list)
     expected_end: End | None = None
-    actual: list[dict] = field(default_factory=list)
+    actual: Transcript = field(default_factory=list)
     actual_end: End | None = None
     detail: str = ""  # how the run ended, for a person
     policy: str = ""  # the comparison policy, described

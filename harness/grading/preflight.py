@@ -16,6 +16,7 @@ from harness.running.environment import Workdir
 from harness.starts import drawing
 from harness.starts.reading import find_start, start_file
 from harness.outcome import Kind
+from harness import transcript
 
 
 def reference_takes_its_own_starts(spec: Spec, cases: list[Case], read_facts=None) -> None:
@@ -26,7 +27,7 @@ def reference_takes_its_own_starts(spec: Spec, cases: list[Case], read_facts=Non
         settings = drawing.drawing(spec, case)
         if settings is None or case.target in checked or case.strategy is not None or not case.expect:
             continue
-        start = find_start(settings, "".join(e.get("out", "") for e in case.expected_events), read_facts)
+        start = find_start(settings, transcript.output(case.expected_events), read_facts)
         if start is None:
             continue
         checked.add(case.target)

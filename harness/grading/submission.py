@@ -30,6 +30,8 @@ from harness.running.environment import Workdir, child_env, fork_server, referen
 from harness.safe_text import cap
 from harness.starts import drawing
 from harness.starts.reading import MISSING, StartProblem
+from harness import transcript
+from harness.transcript import Transcript
 
 if TYPE_CHECKING:  # the pool's module is imported when a pool is made: `harness run -k` needs none
     from concurrent.futures import ProcessPoolExecutor
@@ -37,7 +39,7 @@ if TYPE_CHECKING:  # the pool's module is imported when a pool is made: `harness
 @dataclass
 class Expected:
     """The transcript and end a case expects for one run."""
-    events: list[dict]
+    events: Transcript
     end: End
     note: str = ""  # how it was obtained, when not the case's own
 
@@ -102,7 +104,7 @@ def _run_program(spec: Spec, case: Case, build: builder.Build, home: str, inputs
     return command, run
 
 
-def _rewritten(spec: Spec, events: list[dict]) -> tuple[list[dict], bool, list[str]]:
+def _rewritten(spec: Spec, events: Transcript) -> tuple[Transcript, bool, list[str]]:
     """The program's output with the handout's alternative renderings read as the reference's,
     and what the reading says of itself (a rewrite may return a str with `notes`: an ambiguous
     drawing and the reading taken)."""
@@ -117,12 +119,12 @@ def _rewritten(spec: Spec, events: list[dict]) -> tuple[list[dict], bool, list[s
     return out, out != events, list(dict.fromkeys(notes))
 
 
-def _expected(spec: Spec, case: Case, events: list[dict], inputs, home: str) -> "Expected | StartProblem":
+def _expected(spec: Spec, case: Case, events: Transcript, inputs, home: str) -> "Expected | StartProblem":
     """The transcript this run must match: the case's own, or the reference's from the program's start."""
     def rerun(extra, lines):
         return run_reference(spec, case, extra, runner.FixedInputs(lines), home)
 
-    output = "".join(e.get("out", "") for e in events)
+    output = transcript.output(events)
     outcome = drawing.expected(spec, case, output, inputs, rerun, _read_facts(spec))
     if outcome is None:
         return Expected(case.expected_events, case.expected_end)
@@ -138,7 +140,7 @@ def view_of(spec: Spec, item: str, case_compare=None) -> compare.View:
 
 
 def _judge(spec: Spec, case_milestone: str | None, view: compare.View, result: CaseResult, run: runner.RunResult,
-           read_events: list[dict], expected: Expected, printed_events: list[dict] | None = None) -> CaseResult:
+           read_events: Transcript, expected: Expected, printed_events: Transcript | None = None) -> CaseResult:
     """Compare the run with what it should have printed; a failure whose first difference is a
     turn another item owns (the spec's `owners:`) is charged to that item (judging/charging.py).
     `read_events` is the program's output read through the spec's rewrite; an item that judges
@@ -146,11 +148,11 @@ def _judge(spec: Spec, case_milestone: str | None, view: compare.View, result: C
     (`printed_events`: with the case's accepted alternatives read as the reference's lines)."""
     printed = run.events if printed_events is None else printed_events
 
-    def events_for(flags) -> list[dict]:
+    def events_for(flags) -> Transcript:
         return read_events if flags.rewrite else printed
 
     result.expected, result.expected_end = expected.events, expected.end
-    result.typed = [e["in"] for e in expected.events if "in" in e]
+    result.typed = transcript.typed(expected.events)
     if expected.note:
         result.notes.append(expected.note)
     events = events_for(view.flags)
@@ -182,7 +184,7 @@ def _judge(spec: Spec, case_milestone: str | None, view: compare.View, result: C
     return result
 
 
-def _show_as_printed(turns, printed_events: list[dict]) -> None:
+def _show_as_printed(turns, printed_events: Transcript) -> None:
     """A turn the harness read otherwise than printed (a drawing of the board the spec's
     rewrite reads as the reference's) shows the program's own lines, with the reading beside."""
     printed, _ = compare.split_turns(printed_events)
@@ -219,9 +221,9 @@ def _attempt(spec: Spec, case: Case, build: builder.Build, meter: Meter | None =
             result.notes += [f"reading the program's output: {note}" for note in read_notes]
         expected = _expected(spec, case, events, inputs, home)
         problem = expected if isinstance(expected, StartProblem) else None
-        result.starts = drawing.drawn(spec, case, "".join(e.get("out", "") for e in events), problem, _read_facts(spec))
+        result.starts = drawing.drawn(spec, case, transcript.output(events), problem, _read_facts(spec))
         if isinstance(expected, StartProblem):
-            result.typed = [e["in"] for e in run.events if "in" in e]
+            result.typed = transcript.typed(run.events)
             result.reason = expected.reason
             if expected.kind == MISSING:
                 result.reason += f" (it {run.end.describe()})"

@@ -3,14 +3,15 @@
 reference's line (or left out, for an accepted extra line) before anything compares or reads
 it. The program's own lines stay what reports show."""
 from harness.loading.acceptances import Acceptance
+from harness.transcript import Transcript
 
 
-def apply(accepted: tuple[Acceptance, ...], events: list[dict]) -> tuple[list[dict], list[Acceptance]]:
+def apply(accepted: tuple[Acceptance, ...], events: Transcript) -> tuple[Transcript, list[Acceptance]]:
     """The events with accepted lines read as the reference's, and the acceptances that applied."""
     if not accepted:
         return events, []
     used: list[Acceptance] = []
-    out: list[dict] = []
+    out: Transcript = []
     turn, pending = 0, ""
 
     def flush() -> None:

@@ -16,6 +16,7 @@ from typing import Callable
 from harness.judging import compare
 from harness.loading import owners as turn_owners
 from harness.outcome import End
+from harness.transcript import Transcript
 
 
 @dataclass(frozen=True)
@@ -30,8 +31,8 @@ class Charge:
         return f"charged to `{self.item}`: {self.what} at turn {self.turn} of `{case}`"
 
 
-def charge(rules: tuple, own_item: str, comparison: compare.Comparison, expected_events: list[dict],
-           expected_end: End, actual_for: Callable[[compare.View], list[dict]], actual_end: End,
+def charge(rules: tuple, own_item: str, comparison: compare.Comparison, expected_events: Transcript,
+           expected_end: End, actual_for: Callable[[compare.View], Transcript], actual_end: End,
            view_of: Callable[[str], compare.View | None]) -> Charge | None:
     """The other item a failed comparison is charged to, or None (its own item's).
     `view_of(item)` is how that item looks at a whole run (None: the item is not graded here, so

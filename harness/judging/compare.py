@@ -29,6 +29,7 @@ from harness.outcome import End
 from harness.results import Turn
 from harness.loading.policy import (FLAGS, PRESETS, TURNS, VIEW_KEYS, MessageClass, PatternError,  # noqa: F401 (re-exported)
                                    Policy, pattern, policy)
+from harness.transcript import Transcript
 
 # Each step loosens the policy a little more; the first step that passes is the hint.
 LADDER = [
@@ -124,7 +125,7 @@ def describe_policy(flags: Policy) -> str:
     return ", ".join(parts)
 
 
-def split_turns(events: list[dict]) -> tuple[list[str], list[str]]:
+def split_turns(events: Transcript) -> tuple[list[str], list[str]]:
     """(outputs per turn, inputs); there is always one more turn than inputs."""
     turns, inputs = [[]], []
     for event in events:

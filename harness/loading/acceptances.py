@@ -10,6 +10,7 @@ never silently dropped."""
 from dataclasses import dataclass
 
 from harness.errors import InputError
+from harness.transcript import Transcript
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,7 @@ def parse(entries: list[dict] | None) -> tuple[Acceptance, ...]:
                             str(e.get("why", ""))) for e in entries or ())
 
 
-def expected_turns(transcript: list[dict]) -> list[list[str]]:
+def expected_turns(transcript: Transcript) -> list[list[str]]:
     """The expected transcript's output lines, turn by turn (a turn ends where a line is typed)."""
     turns: list[str] = [""]
     for event in transcript:
@@ -52,7 +53,7 @@ def expected_turns(transcript: list[dict]) -> list[list[str]]:
     return [[line.rstrip() for line in text.split("\n")] for text in turns]
 
 
-def check(accepted: tuple[Acceptance, ...], transcript: list[dict] | None, path, line_of) -> None:
+def check(accepted: tuple[Acceptance, ...], transcript: Transcript | None, path, line_of) -> None:
     """Each acceptance names a line its turn of the expected transcript has (when the case has
     a transcript of its own: a random start's is the reference's at grading time)."""
     if not accepted or transcript is None:

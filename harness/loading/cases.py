@@ -9,6 +9,7 @@ from harness.errors import InputError
 from harness.outcome import End
 from harness.loading.spec import Spec, check_policy
 from harness.results import Visibility
+from harness.transcript import Transcript
 
 
 @dataclass
@@ -42,7 +43,7 @@ class Case:
         return End.parse(self.expect["exit"])
 
     @property
-    def expected_events(self) -> list[dict]:
+    def expected_events(self) -> Transcript:
         return self.expect["transcript"]
 
     @property

@@ -34,6 +34,8 @@ from harness.running import launcher as launch
 from harness.running import proctree, procwait
 from harness.running.budget import METER_SECONDS, SPENT as BUDGET_SPENT
 from harness.outcome import End
+from harness import transcript
+from harness.transcript import Transcript
 
 # A program answers a typed line within a fraction of a millisecond, in several writes, and
 # the harness cannot be told when it starts to wait: it looks. Each sleep between looks costs
@@ -72,7 +74,7 @@ class Meter(Protocol):
 @dataclass
 class RunResult:
     """One run: the transcript of what was printed and typed, and how and why it ended."""
-    events: list[dict]
+    events: Transcript
     end: End
     detail: str = ""  # why the run ended, for a person
     seconds: float = 0.0
@@ -80,7 +82,7 @@ class RunResult:
     budget_spent: bool = False  # stopped because the submission's time budget ran out
 
     def output(self) -> str:
-        return "".join(e.get("out", "") for e in self.events)
+        return transcript.output(self.events)
 
 
 class Program(pexpect.spawn):
@@ -239,7 +241,7 @@ class _Session:
         self.poller = _Readable(child.child_fd)
         group = cgroups.name_for(child.pid)
         self.probe = procwait.WaitProbe(child.pid, lambda: cgroups.threads(group)) if procwait.AVAILABLE else None
-        self.events: list[dict] = []
+        self.events: Transcript = []
         self.notes: list[str] = []
         self.pending = bytearray()
         self.so_far: list[str] = []

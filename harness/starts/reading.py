@@ -25,6 +25,8 @@ import re2
 
 from harness.loading.random_start import RandomStart
 from harness.outcome import Kind as EndKind
+from harness import transcript
+from harness.transcript import Transcript
 
 
 
@@ -49,7 +51,7 @@ class StartProblem:
 @dataclass
 class Rerun:
     """The reference's expected transcript from the program's own start."""
-    events: list[dict]
+    events: Transcript
     end: object  # outcome.End
     start: str
 
@@ -118,7 +120,7 @@ def _looked_for(settings: RandomStart) -> str:
     return f"a line matching {settings.capture!r}"
 
 
-def expected_from_start(settings: RandomStart, expected_events: list[dict], own_end, output: str, inputs, rerun,
+def expected_from_start(settings: RandomStart, expected_events: Transcript, own_end, output: str, inputs, rerun,
                         reader=None):
     """None when the program's start is the case's own; else a Rerun from the reference re-run
     from the program's start (`rerun(extra_args, lines)`), or a StartProblem. A start the
@@ -134,7 +136,7 @@ def expected_from_start(settings: RandomStart, expected_events: list[dict], own_
     if getattr(inputs, "plans_from_start", False):  # a strategy's inputs: planned from this very start
         if inputs.problem is not None:
             return inputs.problem
-    elif actual == find_start(settings, "".join(e.get("out", "") for e in expected_events), reader):
+    elif actual == find_start(settings, transcript.output(expected_events), reader):
         return None
     with start_file(actual) as path:
         again = rerun([settings.option, path], inputs.lines)

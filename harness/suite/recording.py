@@ -8,6 +8,7 @@ from harness.loading import yamlfile
 from harness.loading.spec import Spec
 from harness.running import runner
 from harness.running.environment import Workdir, reference_env
+from harness import transcript
 
 # A person at the keyboard takes their time: a recording waits for them.
 PERSON = runner.Limits(turn_seconds=3600, run_seconds=24 * 3600)
@@ -36,7 +37,7 @@ def record(spec: Spec, milestone: str | None, target: str, rubric: str, program_
         case["args"] = list(program_args)
     if seed is not None:
         case["seed"] = seed
-    case["inputs"] = [e["in"] for e in run.events if "in" in e]
+    case["inputs"] = transcript.typed(run.events)
     case["expect"] = {"exit": run.end.value, "transcript": run.events}
     case["_ended"] = run.end.label()
     return case
