@@ -14,9 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from harness.suite import audit, audit_explain, audit_reference, audit_report, audit_results, audit_suggest
+from harness.suite import audit, audit_explain, audit_reference, audit_report, audit_suggest
 from harness import cli
-from harness.suite import accepting, linetrace, mutants
+from harness.suite import accepting, audit_search, linetrace, mutants
+from harness.suite.audit_results import NOT_EXPLAINED, Finding, MutantStatus, SearchEnd
+from harness.outcome import End, Kind
 from harness.loading.acceptances import Acceptance
 from harness.running import proctree
 from harness.loading import cases as caseload
@@ -159,7 +161,7 @@ def test_a_comparison_mutant_is_killed_by_the_cases_that_reach_the_goal(tally_au
     result = next(r for r in report.results if r.mutant == chosen[0])
     reaching = sorted(c.name for c in found if _reaches_goal(c))
     assert reaching  # the end item's cases
-    assert result.status == audit_results.KILLED
+    assert result.status is MutantStatus.KILLED
     assert sorted(result.killed_by) == reaching
 
 
@@ -173,7 +175,7 @@ def test_refusing_legal_numbers_is_killed_by_every_case_that_types_one(tally_aud
 def test_an_equivalent_mutant_survives_and_items_are_scored(tally_audit):
     spec, found, chosen, report = tally_audit
     result = next(r for r in report.results if r.mutant == chosen[2])
-    assert result.status == audit_results.SURVIVED and not result.killed_by
+    assert result.status is MutantStatus.SURVIVED and not result.killed_by
     # it ran on every case that adds a number (the swapped lines run only then)
     assert sorted(result.ran) == sorted(c.name for c in found if isinstance(c.inputs, dict)
                                         or any(x in ("1", "2", "3") for x in c.inputs))
@@ -195,7 +197,7 @@ def test_by_default_one_killer_per_item_is_enough(tally_audit):
     result = fast.results[0]
     end_cases = [c.name for c in found if c.rubric == "end"]
     assert len(end_cases) == 2 and len(set(result.killed_by) & set(end_cases)) == 1
-    assert result.skipped == 1 and result.status == audit_results.KILLED
+    assert result.skipped == 1 and result.status is MutantStatus.KILLED
     assert {i.id: i.killed for i in fast.items} == {i.id: int(chosen[0].id in {
         r.mutant.id for r in full.results if set(i.cases) & set(r.killed_by)}) for i in full.items}
 
@@ -239,6 +241,13 @@ def test_the_html_page_is_written_well_formed_with_its_survivors(tally_audit, tm
     assert page.survivors == [chosen[2].id]
     text = written["text"].read_text(encoding="utf-8")
     assert chosen[2].id in text and "audit failed: no case of setup" in text
+    # statuses and findings are enums, shown in their words
+    html = written["html"].read_text(encoding="utf-8")
+    killed, survivor = (next(r for r in report.results if r.mutant == m) for m in (chosen[0], chosen[2]))
+    assert killed.status is MutantStatus.KILLED and survivor.search.verdict is Finding.EQUIVALENT
+    assert html.count('<tr class="killed">') == 2 and html.count('<tr class="survived">') == 1
+    assert "<td>survived (equivalent)</td>" in html and '<p class="search equivalent">' in html
+    assert audit_report.progress_line(1, 3, killed) == f"  1/3 killed by {len(killed.killed_by)} case(s): {chosen[0].id}"
 
 
 def test_a_weakened_suite_fails_the_audit_naming_the_item(tmp_path, monkeypatch, capsys):
@@ -436,13 +445,13 @@ def test_survivors_are_explained_exposed_equivalent_liberty_unreachable(tmp_path
     report = audit.audit(spec, [None], found, audit.AuditOptions(only=(goal.id, swap.id, wording.id, eof.id), search=150))
     by = {r.mutant.id: r for r in report.results}
     exposed = by[goal.id].search
-    assert by[goal.id].status == audit_results.SURVIVED and exposed.verdict == audit_results.EXPOSED
+    assert by[goal.id].status is MutantStatus.SURVIVED and exposed.verdict is Finding.EXPOSED
     assert START + sum(int(x) for x in exposed.inputs if x in ("1", "2", "3")) >= GOAL  # it reaches the goal
     assert "Done in" in exposed.expected and "Done in" not in exposed.actual
     assert set(exposed.items) >= {"add"}  # the add item's policy sees the whole game
-    assert by[swap.id].search.verdict == audit_results.EQUIVALENT and by[swap.id].search.tried > 0
-    assert by[wording.id].search.verdict == audit_results.LIBERTY and "illegal!" in by[wording.id].search.actual
-    assert by[eof.id].status == audit_results.UNREACHABLE
+    assert by[swap.id].search.verdict is Finding.EQUIVALENT and by[swap.id].search.tried > 0
+    assert by[wording.id].search.verdict is Finding.LIBERTY and "illegal!" in by[wording.id].search.actual
+    assert by[eof.id].status is MutantStatus.UNREACHABLE
     items = {i.id: i for i in report.items}
     assert items["add"].exposed == 1 and items["add"].score == items["add"].killed / (items["add"].killed + 1)
     out = audit_report.text(report)
@@ -454,7 +463,7 @@ def test_survivors_are_explained_exposed_equivalent_liberty_unreachable(tmp_path
     assert cli.main(["regen", "tally"]) == 0
     again = caseload.load_all(spec)
     after = audit.audit(spec, [None], again, audit.AuditOptions(only=(goal.id,), search=0))
-    assert after.results[0].status == audit_results.KILLED
+    assert after.results[0].status is MutantStatus.KILLED
 
 
 def test_the_search_runs_a_program_in_process_as_a_terminal_would():
@@ -471,14 +480,43 @@ def test_the_search_runs_a_program_in_process_as_a_terminal_would():
     assert linetrace.execute(crash, "/x.py", [], "")[1] == "crash ZeroDivisionError"
 
 
+def test_a_search_runs_end_is_typed_and_shown_in_linetraces_words():
+    """Each run of the search ends as a `SearchEnd`: an `End` (its kind and exit status), or a
+    crash with its exception's name, kept apart from an exit 1; shown, it reads as before."""
+    runs = [
+        ("def main(argv):\n    return None\n", "", SearchEnd(End.exited(0)), "exit 0"),
+        ("import sys\ndef main(argv):\n    sys.exit(3)\n", "", SearchEnd(End.exited(3)), "exit 3"),
+        ("def main(argv):\n    return 1 // 0\n", "", SearchEnd(None, "ZeroDivisionError"), "crash ZeroDivisionError"),
+        ("def main(argv):\n    input()\n    input()\n", "1\n", SearchEnd(End(Kind.WAITING)), "waiting"),
+        ("def main(argv):\n    while True:\n        print('x' * 1000)\n", "", SearchEnd(End(Kind.OUTPUT_LIMIT)),
+         "output-limit"),
+    ]
+    for source, stdin, typed, words in runs:
+        out, end, _ = audit_search._execute(source, "/x.py", [], stdin)
+        assert end == typed and str(end) == words == linetrace.execute(source, "/x.py", [], stdin)[1]
+    assert audit_search._ended("timeout") == SearchEnd(End(Kind.TIMEOUT))
+    assert audit_search._ended("exit True") == SearchEnd(End.exited(1))  # main returned True: a process exits 1
+    assert SearchEnd(End.exited(1)) != SearchEnd(None, "ValueError")
+    assert [e.error_status for e in (SearchEnd(End.exited(2)), SearchEnd(End.exited(0)), SearchEnd(None, "ValueError"),
+                                     SearchEnd(End(Kind.WAITING)))] == [True, False, False, False]
+
+
 def test_an_error_exit_on_undefined_input_is_a_liberty_not_a_gap():
     """Only the exit status differs, where the reference stops with an error: a liberty. Any
-    difference in what is printed, or at a normal end, stays a gap the cases must close."""
-    assert audit_explain._only_an_error_status("Enter: ", "Enter: ", "exit 1", "exit 2")
-    assert audit_explain._only_an_error_status("Enter: ", "Enter: ", "exit 1", "exit 0")
-    assert not audit_explain._only_an_error_status("Enter: ", "Enter: ", "exit 0", "exit 1")  # a game that ended
-    assert not audit_explain._only_an_error_status("Enter: ", "Enter:", "exit 1", "exit 2")  # printed otherwise
-    assert not audit_explain._only_an_error_status("Enter: ", "Enter: ", "exit 1", "exit 1")
+    difference in what is printed, at a normal end, or after the reference crashed or waits,
+    stays a gap the cases must close."""
+    def exits(status):
+        return SearchEnd(End.exited(status))
+    crash, waiting = SearchEnd(None, "ValueError"), SearchEnd(End(Kind.WAITING))
+    only = audit_explain._only_an_error_status
+    assert only("Enter: ", "Enter: ", exits(1), exits(2))
+    assert only("Enter: ", "Enter: ", exits(1), exits(0))
+    assert only("Enter: ", "Enter: ", exits(1), crash)
+    assert not only("Enter: ", "Enter: ", exits(0), exits(1))  # a game that ended
+    assert not only("Enter: ", "Enter:", exits(1), exits(2))  # printed otherwise
+    assert not only("Enter: ", "Enter: ", exits(1), exits(1))
+    assert not only("Enter: ", "Enter: ", crash, exits(0))  # the reference crashed: no status of its own
+    assert not only("Enter: ", "Enter: ", waiting, exits(1))  # the reference asks for more
 
 
 # --- a compiled reference: mutants of its source text (no process) -------------------------
@@ -686,10 +724,10 @@ def test_a_java_reference_is_audited_with_its_recipe(tmp_path, monkeypatch):
     for mutant, legal in checks.items():
         expected = _killers(found, legal)
         assert sorted(by[mutant.id].killed_by) == expected, mutant.description
-        assert by[mutant.id].status == (audit_results.KILLED if expected else audit_results.SURVIVED)
+        assert by[mutant.id].status is (MutantStatus.KILLED if expected else MutantStatus.SURVIVED)
     accepts_zero = next(m for m in checks if m.operator == "int-1")
-    assert not any("0" in c.inputs for c in found) and by[accepts_zero.id].status == audit_results.SURVIVED
-    assert by[concatenation.id].status == audit_results.NOT_VIABLE and "does not compile" in by[concatenation.id].reason
+    assert not any("0" in c.inputs for c in found) and by[accepts_zero.id].status is MutantStatus.SURVIVED
+    assert by[concatenation.id].status is MutantStatus.NOT_VIABLE and "does not compile" in by[concatenation.id].reason
     assert not by[concatenation.id].ran
     # the per-item and overall scores count the viable mutants only
     killed = [m for m, legal in checks.items() if _killers(found, legal)]
@@ -699,7 +737,7 @@ def test_a_java_reference_is_audited_with_its_recipe(tmp_path, monkeypatch):
         assert item.total == len(checks)
         assert item.killed == sum(1 for m, legal in checks.items() if names & set(_killers(found, legal)))
     out = audit_report.text(report)
-    assert audit_results.UNEXPLAINED in out and accepts_zero.id in out and "not viable (do not compile) 1" in out
+    assert NOT_EXPLAINED in out and accepts_zero.id in out and "not viable (do not compile) 1" in out
     assert f"mutation score {report.score:.0%} (killed {len(killed)} of {len(checks)} viable)" in out
     page = _Page()
     page.feed(audit_report.write(report, tmp_path / "out")["html"].read_text(encoding="utf-8"))
@@ -742,7 +780,7 @@ def test_a_cpp_reference_is_audited_with_g_plus_plus(tmp_path, monkeypatch):
     # the pile never shrinks: every case that takes a legal number prints another `Left:`
     assert sorted(by[update.id].killed_by) == sorted(c.name for c in found if any(x in ("1", "2") for x in c.inputs))
     # a string minus a string: g++ refuses it
-    assert by[concatenation.id].status == audit_results.NOT_VIABLE and "does not compile" in by[concatenation.id].reason
+    assert by[concatenation.id].status is MutantStatus.NOT_VIABLE and "does not compile" in by[concatenation.id].reason
     assert report.viable == 1 and report.score == 1.0
 
 
@@ -754,7 +792,7 @@ def test_an_accepted_alternative_is_reported_with_the_mutants_it_lets_through(tm
     spec, _ = specs.parse_game("tally", FIXTURE)
     before = audit.audit(spec, [None], caseload.load_all(spec), audit.AuditOptions(only=(lowered.id,), every_case=True))
     (caught,) = before.results
-    assert caught.status == audit_results.KILLED and not caught.let_through
+    assert caught.status is MutantStatus.KILLED and not caught.let_through
 
     root = _weak_root(tmp_path, lambda c: True)
     monkeypatch.setenv("HARNESS_ROOT", str(root))
@@ -765,7 +803,7 @@ def test_an_accepted_alternative_is_reported_with_the_mutants_it_lets_through(tm
         accepting.accept(spec, case, Acceptance("Add?", "add?", None, "the prompt's case is free"))
     after = audit.audit(spec, [None], caseload.load_all(spec), audit.AuditOptions(only=(lowered.id,), every_case=True))
     (let_in,) = after.results
-    assert let_in.status == audit_results.SURVIVED
+    assert let_in.status is MutantStatus.SURVIVED
     assert sorted(entry.split(",")[0] for entry in let_in.let_through) == sorted(killers)
     said = audit_report.text(after)
     assert "Let through by accepted alternatives (1" in said and "'add?' accepted for 'Add?'" in said

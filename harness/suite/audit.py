@@ -62,7 +62,7 @@ from harness.suite import mutants
 from harness.suite.audit_explain import Explainer
 from harness.suite.audit_reference import made_from, resolve, sources_of
 from harness.suite.audit_report import progress_line
-from harness.suite.audit_results import EXPOSED, NOT_REACHED, NOT_VIABLE, SURVIVED, Audit, ItemAudit, MutantResult
+from harness.suite.audit_results import Audit, Finding, ItemAudit, MutantResult, MutantStatus
 from harness.suite.audit_run import Auditor, CompiledAuditor, choose
 
 SEARCH = 300  # input sequences the search grows from the cases (per audit), by default
@@ -109,9 +109,9 @@ def _items(spec: Spec, milestones: list[str | None], cases: list[Case], results:
             seen.add(item.id)
             names = [c.name for c in cases if c.rubric == item.id]
             killed = sum(1 for r in results if set(names).intersection(r.killed_by))
-            exposed = sum(1 for r in results if r.search is not None and r.search.verdict == EXPOSED
+            exposed = sum(1 for r in results if r.search is not None and r.search.verdict is Finding.EXPOSED
                           and item.id in r.search.items)
-            viable = sum(1 for r in results if r.status != NOT_VIABLE)
+            viable = sum(1 for r in results if r.status is not MutantStatus.NOT_VIABLE)
             items.append(ItemAudit(item.id, item.title, names, killed, viable, exposed))
     return items
 
@@ -162,7 +162,8 @@ def audit(spec: Spec, milestones: list[str | None], cases: list[Case], options: 
                     progress.advance()
                     if progress.look.detail != QUIET:
                         progress.say(progress_line(len(results), len(chosen), results[-1]))
-            if options.search and not compiled and any(r.status in (SURVIVED, NOT_REACHED) for r in results):
+            if options.search and not compiled and any(r.status in (MutantStatus.SURVIVED, MutantStatus.NOT_REACHED)
+                                                       for r in results):
                 explainer = Explainer(auditor, spec, options.search, options.seed,
                                       min(os.cpu_count() or 1, options.jobs or os.cpu_count() or 1), reach)
                 try:

@@ -14,19 +14,17 @@ from harness.loading.spec import Spec
 from harness.running.environment import fork_server
 from harness.suite import audit_search, mutants, regen
 from harness.suite.audit_reference import copy_of
-from harness.suite.audit_results import (EQUIVALENT, EXPOSED, LIBERTY, NOT_REACHED, SURVIVED, UNREACHABLE,
-                                         MutantResult, Search)
+from harness.suite.audit_results import Finding, MutantResult, MutantStatus, Search, SearchEnd
 from harness.suite.audit_run import Auditor
 from harness.suite.audit_search import Probe
 
 
-def _only_an_error_status(expected: str, actual: str, expected_end: str, actual_end: str) -> bool:
+def _only_an_error_status(expected: str, actual: str, expected_end: SearchEnd, actual_end: SearchEnd) -> bool:
     """The mutant prints all the reference prints and only exits otherwise, where the reference
     itself stops with an error status: input the handout leaves undefined (a move that is not a
     number, a count out of range), whose exit status no handout asks for. A liberty, not a gap, unless a
     case already judges it (then the mutant was killed and never searched)."""
-    return (expected == actual and expected_end != actual_end and expected_end.startswith("exit ")
-            and expected_end != "exit 0")
+    return expected == actual and expected_end != actual_end and expected_end.error_status
 
 
 def _words(spec: Spec, milestone: str | None, target: str, extra: list[str]) -> list[str]:
@@ -84,23 +82,24 @@ class Explainer:
     def explain(self, results: list[MutantResult]) -> None:
         """A search for every survivor and every mutant no case reaches, then the differences
         found typed as cases, through a terminal, to see which items would catch them."""
-        todo = [r for r in results if r.status in (SURVIVED, NOT_REACHED)]
+        todo = [r for r in results if r.status in (MutantStatus.SURVIVED, MutantStatus.NOT_REACHED)]
         jobs = []
         for result in todo:
             lines = set(result.mutant.lines)
             reaching = [p for p in self.probes if lines.intersection(p.lines)]
-            if not reaching:
-                result.status = UNREACHABLE if result.status == NOT_REACHED else result.status
-                result.search = Search(UNREACHABLE if result.status == UNREACHABLE else EQUIVALENT, 0)
-                if result.status == SURVIVED:  # cases reach it, no sequence of the search does
-                    result.search.tried = 0
+            if not reaching:  # no sequence of the search reaches it either
+                if result.status is MutantStatus.NOT_REACHED:
+                    result.status = MutantStatus.UNREACHABLE
+                    result.search = Search(Finding.UNREACHABLE, 0)
+                else:  # cases reach it, no sequence does: nothing told it from the reference
+                    result.search = Search(Finding.EQUIVALENT, 0)
                 continue
             jobs.append((result, (result.mutant.source, self.source, self.filename, reaching, 3)))
         futures = [(result, self.pool.submit(audit_search.differ_job, job)) for result, job in jobs]
         for result, future in futures:
             tried, found = future.result()
-            if result.status == NOT_REACHED:
-                result.status = SURVIVED  # the search reaches what no case does
+            if result.status is MutantStatus.NOT_REACHED:
+                result.status = MutantStatus.SURVIVED  # the search reaches what no case does
             result.search = self._judge(result, tried, found)
 
     def _judge(self, result: MutantResult, tried: int, found: list[dict]) -> Search:
@@ -109,14 +108,14 @@ class Explainer:
             probe = difference["probe"]
             error_status = _only_an_error_status(probe.output, difference["actual"], probe.end, difference["actual_end"])
             items = [] if error_status else self._items_failing(result.mutant, probe)
-            search = Search(EXPOSED if items else LIBERTY, tried, probe.case, probe.milestone, probe.target,
-                            list(probe.inputs), probe.seed, probe.output, difference["actual"], probe.end,
-                            difference["actual_end"], items)
+            search = Search(Finding.EXPOSED if items else Finding.LIBERTY, tried, probe.case, probe.milestone,
+                            probe.target, list(probe.inputs), probe.seed, probe.output, difference["actual"],
+                            probe.end, difference["actual_end"], items)
             if items:
                 return search
             if (probe.output != difference["actual"] or error_status) and textual is None:
                 textual = search
-        return textual or Search(EQUIVALENT, tried)
+        return textual or Search(Finding.EQUIVALENT, tried)
 
     def _judged_lines(self, mutant: mutants.Mutant) -> set[int]:
         """The lines whose behaviour the mutant changes: its own, or for a module-level constant
@@ -167,7 +166,7 @@ class Explainer:
         folder = auditor.scratch_folder()
         copy = copy_of(auditor.reference, folder, mutant.source)
         try:
-            outcome = MutantResult(mutant, SURVIVED)
+            outcome = MutantResult(mutant, MutantStatus.SURVIVED)
             auditor.grade(copy, cases, outcome)
         finally:
             shutil.rmtree(folder, ignore_errors=True)

@@ -5,14 +5,13 @@ from pathlib import Path
 from harness.errors import InputError
 from harness.reporting import templates
 from harness.suite import mutants
-from harness.suite.audit_results import (EQUIVALENT, ERROR, EXPOSED, KILLED, LIBERTY, NOT_REACHED, NOT_VIABLE,
-                                         SURVIVED, UNEXPLAINED, UNREACHABLE, Audit, MutantResult)
+from harness.suite.audit_results import NOT_EXPLAINED, Audit, Finding, MutantResult, MutantStatus
 
 
 def progress_line(count: int, total: int, result: MutantResult) -> str:
     """One mutant's outcome as the audit goes (`harness audit` without -q)."""
     how = f" by {len(result.killed_by)} case(s)" if result.killed_by else ""
-    return f"  {count}/{total} {result.status}{how}: {result.mutant.id}"
+    return f"  {count}/{total} {result.status.value}{how}: {result.mutant.id}"
 
 
 def difference_in_context(expected: str, actual: str, context: int = 2) -> list[str]:
@@ -33,20 +32,20 @@ def operator_table(report: Audit) -> list[tuple[str, int, int, int, int, int, in
     of the viable mutants."""
     rows = {}
     for r in report.results:
-        if r.status == NOT_VIABLE:
+        if r.status is MutantStatus.NOT_VIABLE:
             continue
         row = rows.setdefault(r.mutant.operator, [0] * 6)
         row[0] += 1
         verdict = r.search.verdict if r.search else None
-        if r.status == KILLED:
+        if r.status is MutantStatus.KILLED:
             row[1] += 1
-        elif r.status in (UNREACHABLE, NOT_REACHED):
+        elif r.status in (MutantStatus.UNREACHABLE, MutantStatus.NOT_REACHED):
             row[5] += 1
-        elif verdict == EXPOSED:
+        elif verdict is Finding.EXPOSED:
             row[2] += 1
-        elif verdict == LIBERTY:
+        elif verdict is Finding.LIBERTY:
             row[3] += 1
-        elif r.status == SURVIVED:
+        elif r.status is MutantStatus.SURVIVED:
             row[4] += 1
     return [(op, *row) for op, row in sorted(rows.items())]
 
@@ -55,18 +54,21 @@ def text(report: Audit) -> str:
     """The terminal summary: a table of the graded items, then the survivors explained."""
     where = ", ".join(m for m in report.milestones if m) or "all cases"
     sample = f", a sample of {len(report.results)} (seed {report.seed})" if report.sample else ""
-    exposed, liberty, equivalent = (report.verdicts(v) for v in (EXPOSED, LIBERTY, EQUIVALENT))
-    survivors = [r for r in report.results if r.status == SURVIVED]
+    exposed, liberty, equivalent = (report.verdicts(v) for v in (Finding.EXPOSED, Finding.LIBERTY, Finding.EQUIVALENT))
+    survivors = [r for r in report.results if r.status is MutantStatus.SURVIVED]
     lines = [f"Audit of {report.title} ({report.game}: {where}): {report.reference}, {report.made} mutants{sample}, "
              f"{report.cases} cases",
-             f"  killed {report.count(KILLED)}, survived {len(survivors)}"
+             f"  killed {report.count(MutantStatus.KILLED)}, survived {len(survivors)}"
              + (f" (exposed {len(exposed)}, liberty {len(liberty)}, probably equivalent {len(equivalent)}; "
                 f"{report.searched} sequences searched)" if report.searched else "")
-             + f", unreachable {report.count(UNREACHABLE)}, not reached by any case {report.count(NOT_REACHED)}, "
-               f"harness errors {report.count(ERROR)}"
-             + (f", not viable (do not compile) {report.count(NOT_VIABLE)}" if not report.explained else "")
+             + f", unreachable {report.count(MutantStatus.UNREACHABLE)}, "
+               f"not reached by any case {report.count(MutantStatus.NOT_REACHED)}, "
+               f"harness errors {report.count(MutantStatus.ERROR)}"
+             + (f", not viable (do not compile) {report.count(MutantStatus.NOT_VIABLE)}"
+                if not report.explained else "")
              + f"; {report.seconds:.0f} s",
-             f"  mutation score {report.score:.0%} (killed {report.count(KILLED)} of {report.viable} viable)", ""]
+             f"  mutation score {report.score:.0%} "
+             f"(killed {report.count(MutantStatus.KILLED)} of {report.viable} viable)", ""]
     width = max([len(i.id) for i in report.items] + [4])
     lines.append(f"  {'item':<{width}}  cases  killed  exposed  score  verdict")
     for item in report.items:
@@ -115,14 +117,15 @@ def text(report: Audit) -> str:
         lines += ["", f"{title} ({len(rest)}; each ran on the cases that reach its lines, and all passed"
                       + (", and no searched sequence told it from the reference):" if report.searched else "):")
                   if report.explained else f"Surviving mutants ({len(rest)}; each ran on every case, and all passed; "
-                                           f"{UNEXPLAINED}):"]
+                                           f"{NOT_EXPLAINED}):"]
         for result in rest:
             lines += head(result)
             if result.search:
                 lines.append(f"    {result.search.says()}")
-    for status, title in ((UNREACHABLE, "Unreachable (no case and no searched sequence executes them)"),
-                          (NOT_REACHED, "Not reached by any case"), (NOT_VIABLE, "Not viable (they do not compile)")):
-        unreached = [r for r in report.results if r.status == status]
+    for status, title in ((MutantStatus.UNREACHABLE, "Unreachable (no case and no searched sequence executes them)"),
+                          (MutantStatus.NOT_REACHED, "Not reached by any case"),
+                          (MutantStatus.NOT_VIABLE, "Not viable (they do not compile)")):
+        unreached = [r for r in report.results if r.status is status]
         if unreached:
             counts: dict[str, int] = {}
             for result in unreached:
@@ -137,11 +140,10 @@ def text(report: Audit) -> str:
 
 
 def html(report: Audit) -> str:
+    """The page: the template selects by the enums (`MutantStatus`, `Finding`) and shows their values."""
     return templates.environment().get_template("audit.html.j2").render(
-        a=report, operators=mutants.OPERATORS, KILLED=KILLED, SURVIVED=SURVIVED, NOT_REACHED=NOT_REACHED, ERROR=ERROR,
-        UNREACHABLE=UNREACHABLE, EXPOSED=EXPOSED, LIBERTY=LIBERTY, EQUIVALENT=EQUIVALENT, NOT_VIABLE=NOT_VIABLE,
-        UNEXPLAINED=UNEXPLAINED, table=operator_table(report),
-        difference_in_context=difference_in_context)
+        a=report, operators=mutants.OPERATORS, MutantStatus=MutantStatus, Finding=Finding, NOT_EXPLAINED=NOT_EXPLAINED,
+        table=operator_table(report), difference_in_context=difference_in_context)
 
 
 def write(report: Audit, folder: Path) -> dict[str, Path]:

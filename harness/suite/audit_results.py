@@ -1,21 +1,63 @@
-"""The audit's results: each mutant's status, what the search found for a survivor, each graded
-item's verdict, and the audit as the reports read it."""
+"""The audit's results: each mutant's status, what the search found for a survivor (and how its
+runs ended), each graded item's verdict, and the audit as the reports read it. Statuses and
+findings are enums whose values are the reports' words; nothing is decided by reading a text."""
 from dataclasses import dataclass, field
+from enum import StrEnum
 
+from harness.outcome import End, Kind
 from harness.suite import mutants
 
-KILLED, SURVIVED, NOT_REACHED, ERROR = "killed", "survived", "not-reached", "error"
-NOT_VIABLE = "not-viable"  # a mutant of a compiled reference that does not compile: in no score
-UNEXPLAINED = "survived (not explained: the search runs Python references only)"
-UNREACHABLE = "unreachable"  # no case and no sequence of the search executes its lines
-# what the search says of a survivor
-EXPOSED, LIBERTY, EQUIVALENT = "exposed", "liberty", "equivalent"
+
+class MutantStatus(StrEnum):
+    """What grading a mutant came to (the value is the reports' word)."""
+    KILLED = "killed"  # a case failed on it (or could not grade it)
+    SURVIVED = "survived"  # every case that reaches its lines passed
+    NOT_REACHED = "not-reached"  # no case executes its lines (before the search)
+    ERROR = "error"  # the harness itself failed on a case
+    NOT_VIABLE = "not-viable"  # a mutant of a compiled reference that does not compile: in no score
+    UNREACHABLE = "unreachable"  # no case and no sequence of the search executes its lines
+
+
+class Finding(StrEnum):
+    """What the search says of a survivor, or of a mutant no case reaches."""
+    EXPOSED = "exposed"  # an input a case of some graded item would kill it with
+    LIBERTY = "liberty"  # its output differs, but no graded item's comparison sees it
+    EQUIVALENT = "equivalent"  # no difference found: probably equivalent
+    UNREACHABLE = "unreachable"  # no sequence executes its lines
+
+
+# how a compiled reference's survivors are shown: their status stays SURVIVED (`Audit.explained`
+# is False), these are only the words
+NOT_EXPLAINED = "survived (not explained: the search runs Python references only)"
+
+
+@dataclass(frozen=True)
+class SearchEnd:
+    """How one of the search's runs ended: as a program's run ends (`End`: an exit status,
+    waiting for more input, a timeout, the output limit), or, the module being run in-process,
+    by an exception it did not catch (where a process would exit with status 1, the search
+    tells the crash and its exception apart)."""
+    end: End | None  # None: it crashed
+    crash: str | None = None  # the exception's name, for a crash
+
+    @property
+    def error_status(self) -> bool:
+        """It exited by itself with a status other than 0 (a crash is not an exit)."""
+        return self.end is not None and self.end.kind is Kind.EXIT and self.end.status != 0
+
+    def __str__(self) -> str:
+        """The reports' words: `exit N`, `crash NAME`, `waiting`, `timeout` or `output-limit`."""
+        if self.end is None:
+            return f"crash {self.crash}"
+        if self.end.kind is Kind.EXIT:
+            return f"exit {self.end.status}"
+        return str(self.end)
 
 
 @dataclass
 class Search:
     """What the search found for one mutant."""
-    verdict: str  # exposed | liberty | equivalent | unreachable
+    verdict: Finding
     tried: int  # sequences run on the mutant (those reaching its lines)
     case: str | None = None  # the case the exposing sequence grew from
     milestone: str | None = None
@@ -24,18 +66,18 @@ class Search:
     seed: int | None = None
     expected: str = ""  # the reference's output on it
     actual: str = ""  # the mutant's
-    expected_end: str = ""
-    actual_end: str = ""
+    expected_end: SearchEnd | None = None  # how the reference's run ended
+    actual_end: SearchEnd | None = None  # the mutant's
     items: list[str] = field(default_factory=list)  # graded items whose comparison the inputs fail
 
     def says(self) -> str:
-        if self.verdict == EXPOSED:
+        if self.verdict is Finding.EXPOSED:
             return (f"exposed by {len(self.inputs)} input(s) grown from {self.case}: a case of "
                     f"{', '.join(self.items)} with them kills it")
-        if self.verdict == LIBERTY:
+        if self.verdict is Finding.LIBERTY:
             return (f"its output differs on {len(self.inputs)} input(s) grown from {self.case}, but no graded item's "
                     "comparison sees the difference: a liberty the spec leaves (or an item to add)")
-        if self.verdict == UNREACHABLE:
+        if self.verdict is Finding.UNREACHABLE:
             return f"unreachable: no case and none of {self.tried} searched sequences executes its lines"
         return f"no difference found in {self.tried} sequences: probably equivalent"
 
@@ -43,7 +85,7 @@ class Search:
 @dataclass
 class MutantResult:
     mutant: mutants.Mutant
-    status: str  # killed | survived | not-reached | error
+    status: MutantStatus
     ran: list[str] = field(default_factory=list)  # the cases run on it (those reaching its lines)
     killed_by: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # cases the harness itself failed on
@@ -98,15 +140,15 @@ class Audit:
     @property
     def viable(self) -> int:
         """The mutants audited that are programs (a compiled reference's mutant may not compile)."""
-        return len(self.results) - self.count(NOT_VIABLE)
+        return len(self.results) - self.count(MutantStatus.NOT_VIABLE)
 
     @property
     def score(self) -> float:
         """The mutation score: killed out of the viable mutants audited (1 when there are none)."""
-        return self.count(KILLED) / self.viable if self.viable else 1.0
+        return self.count(MutantStatus.KILLED) / self.viable if self.viable else 1.0
 
-    def count(self, status: str) -> int:
-        return sum(1 for r in self.results if r.status == status)
+    def count(self, status: MutantStatus) -> int:
+        return sum(1 for r in self.results if r.status is status)
 
-    def verdicts(self, verdict: str) -> list[MutantResult]:
-        return [r for r in self.results if r.search is not None and r.search.verdict == verdict]
+    def verdicts(self, finding: Finding) -> list[MutantResult]:
+        return [r for r in self.results if r.search is not None and r.search.verdict is finding]

@@ -13,11 +13,11 @@ from harness.errors import InputError
 from harness.grading import submission as grading
 from harness.loading.cases import Case
 from harness.loading.spec import Spec
-from harness.results import FAILED, HARNESS_ERROR, PASSED, UNGRADABLE
+from harness.results import FAILED, HARNESS_ERROR, PASSED, UNGRADABLE, Status
 from harness.suite import mutants
 from harness.suite.audit_reference import (copy_command, copy_of, ready_build, resolve, seeded, sources_of,
                                            traced_command)
-from harness.suite.audit_results import ERROR, KILLED, NOT_REACHED, NOT_VIABLE, SURVIVED, MutantResult
+from harness.suite.audit_results import MutantResult, MutantStatus
 
 
 def choose(found: list[mutants.Mutant], reach: dict[str, set[int]], by_item: dict[str, list[str]],
@@ -51,7 +51,7 @@ def choose(found: list[mutants.Mutant], reach: dict[str, set[int]], by_item: dic
     return sorted(chosen.values(), key=found.index)
 
 
-def _killer(status: str) -> bool:
+def _killer(status: Status) -> bool:
     return status in (FAILED, UNGRADABLE)
 
 
@@ -118,9 +118,9 @@ class Auditor:
         started = time.monotonic()
         hit = [c for c in self.cases if reach.get(c.name, set()).intersection(mutant.lines)]
         if not hit:
-            return MutantResult(mutant, NOT_REACHED)
+            return MutantResult(mutant, MutantStatus.NOT_REACHED)
         folder = self.scratch_folder()
-        result = MutantResult(mutant, SURVIVED)
+        result = MutantResult(mutant, MutantStatus.SURVIVED)
         by_item: dict[str, list[Case]] = {}
         for case in hit:
             by_item.setdefault(case.rubric, []).append(case)
@@ -128,7 +128,7 @@ class Auditor:
             try:
                 copy, spec = self._prepare(mutant, folder)
             except InputError as problem:  # it does not compile: no program to grade
-                result.status, result.reason = NOT_VIABLE, problem.message
+                result.status, result.reason = MutantStatus.NOT_VIABLE, problem.message
                 result.seconds = round(time.monotonic() - started, 3)
                 return result
             if every_case:
@@ -140,7 +140,8 @@ class Auditor:
                                    for c in cases[1:]], result, spec)
         finally:
             shutil.rmtree(folder, ignore_errors=True)
-        result.status = KILLED if result.killed_by else ERROR if result.errors else SURVIVED
+        result.status = (MutantStatus.KILLED if result.killed_by else MutantStatus.ERROR if result.errors
+                         else MutantStatus.SURVIVED)
         result.skipped = len(hit) - len(result.ran)
         result.seconds = round(time.monotonic() - started, 3)
         return result

@@ -1,13 +1,16 @@
 """The differential search's runs, inside worker processes: input sequences grown from the cases'
 own (coverage-guided, seeded) with the reference run on each under the line tracer, and a mutant
-run on those that reach its lines until its output differs, the difference shrunk."""
+run on those that reach its lines until its output differs, the difference shrunk. How each run
+ended is typed here, where it leaves `linetrace.execute` (a `SearchEnd`), and compared as such."""
 import random
 import re
 import resource
 import sys
 from dataclasses import dataclass, replace
 
+from harness.outcome import End, Kind
 from harness.suite import linetrace
+from harness.suite.audit_results import SearchEnd
 
 
 @dataclass
@@ -20,8 +23,25 @@ class Probe:
     inputs: tuple[str, ...]
     seed: int | None = None
     output: str = ""
-    end: str = ""
+    end: SearchEnd | None = None
     lines: frozenset = frozenset()
+
+
+def _ended(text: str) -> SearchEnd:
+    """`linetrace.execute`'s end (`exit N`, `crash NAME`, `waiting`, `timeout`, `output-limit`) typed."""
+    kind, _, rest = text.partition(" ")
+    if kind == "crash":
+        return SearchEnd(None, rest)
+    if kind == "exit":  # main's return value or SystemExit's code (a bool is an int: True exits 1)
+        return SearchEnd(End.exited(int(rest == "True") if rest in ("True", "False") else int(rest)))
+    return SearchEnd(End(Kind(text)))
+
+
+def _execute(source: str, filename: str, argv: list[str], stdin: str,
+             trace: bool = False) -> tuple[str, SearchEnd, frozenset]:
+    """One run in this process (`linetrace.execute`), its end typed."""
+    output, end, lines = linetrace.execute(source, filename, argv, stdin, trace=trace)
+    return output, _ended(end), lines
 
 
 def _variants(token: str) -> list[str]:
@@ -97,8 +117,8 @@ def corpus_job(job: tuple) -> list[Probe]:
         if inputs in seen:
             continue
         seen.add(inputs)
-        output, end, lines = linetrace.execute(source, filename, list(parent.argv), "".join(i + "\n" for i in inputs),
-                                               trace=True)
+        output, end, lines = _execute(source, filename, list(parent.argv), "".join(i + "\n" for i in inputs),
+                                      trace=True)
         probe = replace(parent, inputs=inputs, output=output, end=end, lines=lines)
         probes.append(probe)
         if lines - covered:
@@ -107,7 +127,7 @@ def corpus_job(job: tuple) -> list[Probe]:
     return probes
 
 
-def _differs(a: tuple[str, str], b: tuple[str, str]) -> bool:
+def _differs(a: tuple[str, SearchEnd], b: tuple[str, SearchEnd]) -> bool:
     return a[0] != b[0] or a[1] != b[1]
 
 
@@ -148,13 +168,13 @@ def differ_job(job: tuple) -> tuple[int, list[dict]]:
 
     def run(seq, argv):
         stdin = "".join(i + "\n" for i in seq)
-        ref = linetrace.execute(reference, filename, list(argv), stdin)
-        mut = linetrace.execute(source, filename, list(argv), stdin)
+        ref = _execute(reference, filename, list(argv), stdin)
+        mut = _execute(source, filename, list(argv), stdin)
         return ref[:2], mut[:2]
 
     for probe in probes:
         tried += 1
-        mut = linetrace.execute(source, filename, list(probe.argv), "".join(i + "\n" for i in probe.inputs))
+        mut = _execute(source, filename, list(probe.argv), "".join(i + "\n" for i in probe.inputs))
         if not _differs((probe.output, probe.end), mut[:2]):
             continue
         seq = _shrink(lambda s: run(s, probe.argv), list(probe.inputs))

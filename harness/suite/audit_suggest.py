@@ -7,14 +7,14 @@ from harness.errors import InputError
 from harness.loading import yamlfile
 from harness.loading.cases import Case
 from harness.loading.spec import Spec
-from harness.suite.audit_results import EXPOSED, Audit
+from harness.suite.audit_results import Audit, Finding
 
 
 def suggest(report: Audit, spec: Spec, cases: list[Case], folder: Path) -> list[Path]:
     """Each exposing input as a case file to review in `folder` (no expected transcript:
     `harness regen` fills it), named after the mutant; an existing file is left as it is."""
     written = []
-    for result in report.verdicts(EXPOSED):
+    for result in report.verdicts(Finding.EXPOSED):
         search, mutant = result.search, result.mutant
         base = next((c for c in cases if c.name == search.case), None)
         name = re.sub(r"[^a-z0-9]+", "-", f"audit {mutant.function or 'module'} {mutant.line} {mutant.operator}".lower())
