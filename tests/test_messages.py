@@ -169,6 +169,11 @@ def test_a_notes_file_for_a_java_assignment_says_what_was_found_and_what_is_expe
     page = (tmp_path / "out" / "notes" / "report.html").read_text(encoding="utf-8")  # the report says the same
     assert "(None)" not in page and "build failed" not in page
     assert page.count("not run: nothing was built") == _case_count("silver-dollar")
+    # Gradescope's and JUnit's copies say the same of every case: nothing was built, not a failed build
+    for name in ("results.json", "junit.xml"):
+        export = (tmp_path / "out" / "notes" / name).read_text(encoding="utf-8")
+        assert "build failed" not in export, name
+        assert export.count("Not run: nothing was built") == _case_count("silver-dollar"), name
 
 
 def test_a_check_of_an_empty_folder_says_it_is_empty_and_no_sandbox_note(harness_cli, tmp_path):

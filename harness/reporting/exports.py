@@ -63,11 +63,13 @@ def compiler_output(log: str, limit: int = 1500) -> str:
     return text if len(text) <= limit else text[:limit] + "\n…"
 
 
-def case_message(case: CaseResult, worth: str = "") -> str:
-    """What a student reads of one case; `worth` is its value as scoring explains it."""
+def case_message(case: CaseResult, worth: str = "", nothing_built: bool = False) -> str:
+    """What a student reads of one case; `worth` is its value as scoring explains it;
+    `nothing_built`: the upload had no source to build (the submission's MISSING_FILES)."""
     lines = [case.description + (f"\nThis case: {worth}." if worth else "")]
     if case.unbuilt:
-        lines.append("Not run: the build failed (see the top of this page).")
+        lines.append(f"Not run: {'nothing was built' if nothing_built else 'the build failed'} "
+                     "(see the top of this page).")
     elif case.reason:
         lines.append(case.reason)
     if case.hint:
@@ -102,7 +104,7 @@ def gradescope(result: SubmissionResult, hidden: str = HIDDEN_CASES, level: str 
         "score": case.earned,
         "max_score": case.value,
         "status": "passed" if case.passed else "failed",
-        "output": case_message(case, explained.worth(case).text()),
+        "output": case_message(case, explained.worth(case).text(), result.status == Verdict.MISSING_FILES),
         "tags": [case.rubric],
         "visibility": "visible" if case.visibility == "public" else hidden,
     } for case in result.cases]
@@ -145,7 +147,8 @@ def junit(result: SubmissionResult) -> str:
         short = visible(case.reason)[:500]
         worth = explained.worth(case).text()
         if case.status == FAILED:
-            ET.SubElement(element, "failure", message=short).text = case_message(case, worth)
+            ET.SubElement(element, "failure", message=short).text = case_message(
+                case, worth, result.status == Verdict.MISSING_FILES)
         elif case.status == HARNESS_ERROR:
             ET.SubElement(element, "error", message=short).text = case_message(case, worth)
         elif case.status == UNGRADABLE:
