@@ -26,10 +26,11 @@ def _files(folder: Path):
 def make(game: str, output: Path) -> list[str]:
     """Write the zip; the names it holds."""
     sys.path.insert(0, str(ROOT))
+    from harness.loading import config
     from harness.loading import spec as specs
     from harness.errors import InputError
     try:
-        spec, _ = specs.parse_game(game)
+        spec, _ = specs.parse_game(game, config.load().root)  # this script's settings, read once
     except InputError as problem:
         raise SystemExit(f"make_zip: {problem}")
     names = []

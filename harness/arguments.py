@@ -38,11 +38,14 @@ class Help(argparse.HelpFormatter):
                                           longest + self._current_indent + self._indent_increment)
 
 
-def epilog() -> str:
-    """The help text's list of games; a broken HARNESS_ROOT shows in it rather than crashing --help."""
+def epilog(root: Path | None = None, unusable: InputError | None = None) -> str:
+    """The help text's list of games in the settings' `root` (HARNESS_ROOT); settings that
+    cannot be used (`unusable`, a broken HARNESS_ROOT) show in it rather than crashing --help."""
     from harness.loading import spec as specs
     try:
-        games = ", ".join(specs.games()) or "(no specs found)"
+        if unusable is not None:
+            raise unusable
+        games = ", ".join(specs.games(root)) or "(no specs found)"
     except InputError as problem:
         games = f"(none: {problem})"
     return f"GAME is one of: {games}; GAME:MILESTONE grades one milestone of a game that has several."

@@ -25,19 +25,18 @@ from harness.running.inputs import TerminalInputs
 from harness.reporting import selfcheck, terminal
 from harness.results import Visibility
 
-EPILOG = arguments.epilog()
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = arguments.Parser(prog="harness", epilog=EPILOG, formatter_class=arguments.Help)
+def _parser(epilog: str | None = None) -> argparse.ArgumentParser:
+    """The command line; `epilog` lists the games (default: those of the checkout)."""
+    epilog = arguments.epilog() if epilog is None else epilog
+    parser = arguments.Parser(prog="harness", epilog=epilog, formatter_class=arguments.Help)
     parser.add_argument("--version", action=_Version, help="show the harness's version and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("play", help="play the reference game in this terminal", epilog=EPILOG)
+    p = sub.add_parser("play", help="play the reference game in this terminal", epilog=epilog)
     p.add_argument("game")
     p.add_argument("args", nargs=argparse.REMAINDER, help="the game's own arguments, and --seed N / --start STATE")
 
-    p = sub.add_parser("record", help="play the reference; the session becomes a case", epilog=EPILOG)
+    p = sub.add_parser("record", help="play the reference; the session becomes a case", epilog=epilog)
     p.add_argument("game")
     p.add_argument("-o", "--output", required=True, type=arguments.case_file,
                    help="the case file to write (cases/GAME/NAME.yaml)")
@@ -50,7 +49,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("args", nargs="*", help="the game's own command-line arguments")
 
     p = sub.add_parser("new", help="make a game from your solution (the reference) and handout",
-                       epilog=EPILOG)
+                       epilog=epilog)
     p.add_argument("game", help="the new game's id (lower-case letters, digits, dashes)")
     p.add_argument("--solution", nargs="+", required=True, type=arguments.path, metavar="FILE",
                    help="your solution's source files (Java, C++ or Python): the reference and the correct sample")
@@ -65,14 +64,14 @@ def _parser() -> argparse.ArgumentParser:
                    help="the program draws its start: an RE2 pattern whose group 1 is the start it prints "
                         "(e.g. '^Start: (.+)'); the spec gets a random_start block and a setup item")
 
-    p = sub.add_parser("run", help="run cases against a program and show the results", epilog=EPILOG)
+    p = sub.add_parser("run", help="run cases against a program and show the results", epilog=epilog)
     p.add_argument("game")
     p.add_argument("program", type=arguments.existing_path, help="a submission folder or source file, or an executable to run as is")
     p.add_argument("-k", dest="select", help="only cases whose name contains this text")
     p.add_argument("-v", "--verbose", action="store_true", help="show the first divergent turn of each failure")
     _budget_option(p)
 
-    p = sub.add_parser("grade", help="build, run every case, score and write reports", epilog=EPILOG)
+    p = sub.add_parser("grade", help="build, run every case, score and write reports", epilog=epilog)
     p.add_argument("game")
     p.add_argument("submissions", nargs="+", type=arguments.path, metavar="SUBMISSION_OR_CLASS",
                    help="submission folders, archives or source files, or a class folder holding them "
@@ -111,7 +110,7 @@ def _parser() -> argparse.ArgumentParser:
     late.add_argument("--extensions", type=arguments.path, metavar="FILE",
                       help="CSV student,deadline or student,days: a student's own deadline or days added")
 
-    p = sub.add_parser("check", help="a student's self-check on the public cases", epilog=EPILOG)
+    p = sub.add_parser("check", help="a student's self-check on the public cases", epilog=epilog)
     p.add_argument("game")
     p.add_argument("submission", type=arguments.existing_path)
     p.add_argument("-o", "--output", type=arguments.report_folder,
@@ -122,7 +121,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--token", help="your token for --server")
 
     p = sub.add_parser("serve", help="a self-check service for a class, hidden cases kept",
-                       epilog=EPILOG)
+                       epilog=epilog)
     p.add_argument("games", nargs="*", metavar="GAME")
     p.add_argument("--roster", type=arguments.path, help="CSV with the columns student,token")
     p.add_argument("--make-tokens", type=arguments.path, metavar="NAMES",
@@ -139,7 +138,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="run submissions without bubblewrap (only for programs you trust)")
 
     p = sub.add_parser("gradescope", help="grade a Gradescope autograder's submission into results.json",
-                       epilog=EPILOG)
+                       epilog=epilog)
     p.add_argument("game")
     p.add_argument("--autograder-root", type=arguments.path, default=Path("/autograder"),
                    help="the autograder folder (default: /autograder); submission/ and results/ are in it")
@@ -152,7 +151,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="run the submission without bubblewrap (the container is then the only sandbox)")
 
     p = sub.add_parser("prairielearn", help="grade a PrairieLearn external grading job into results.json",
-                       epilog=EPILOG)
+                       epilog=epilog)
     p.add_argument("game", help="a game id, or GAME:MILESTONE")
     p.add_argument("--grade-root", type=arguments.path, default=Path("/grade"),
                    help="the job's folder (default: /grade); data/, student/ and results/ are in it")
@@ -164,7 +163,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="run the submission without bubblewrap (the container is then the only sandbox)")
 
     p = sub.add_parser("classroom", help="grade the checked-out repository for GitHub Classroom's autograding reporter",
-                       epilog=EPILOG)
+                       epilog=epilog)
     p.add_argument("game", help="a game id, or GAME:MILESTONE")
     p.add_argument("--submission", type=arguments.path,
                    help="the student's files (default: $GITHUB_WORKSPACE, else the current folder)")
@@ -177,7 +176,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="run the submission without bubblewrap (the runner's machine is then the only sandbox)")
 
     p = sub.add_parser("audit", help="grade mutants of the reference: which cases kill which",
-                       epilog=EPILOG)
+                       epilog=epilog)
     p.add_argument("game", help="GAME (every milestone) or GAME:MILESTONE")
     p.add_argument("-o", "--output", type=arguments.report_folder, help="report folder (default: reports/audit-GAME/)")
     p.add_argument("--sample", type=_audit_count, help="audit N mutants, drawn in turn for each graded item")
@@ -196,7 +195,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--quiet", action="store_true", help="no line per mutant")
 
     p = sub.add_parser("samples", help="grade a game's samples: does each get what expected.yaml says?",
-                       epilog=EPILOG)
+                       epilog=epilog)
     p.add_argument("games", nargs="+", metavar="GAME", help="games whose examples/GAME/expected.yaml to check")
     p.add_argument("--sample", dest="only", action="append", default=[], metavar="NAME",
                    help="check only this sample (repeatable)")
@@ -204,11 +203,11 @@ def _parser() -> argparse.ArgumentParser:
                    help="run the samples without bubblewrap (they are the project's own programs)")
     _budget_option(p)
 
-    p = sub.add_parser("regen", help="rewrite expected transcripts from the reference", epilog=EPILOG)
+    p = sub.add_parser("regen", help="rewrite expected transcripts from the reference", epilog=epilog)
     p.add_argument("targets", nargs="*", help="games and/or case files (default: every game)")
     p.add_argument("--check", action="store_true", help="change nothing; exit 1 if any case is stale (for CI)")
 
-    p = sub.add_parser("accept", help="accept the students' version of a line as also correct", epilog=EPILOG)
+    p = sub.add_parser("accept", help="accept the students' version of a line as also correct", epilog=epilog)
     p.add_argument("game")
     p.add_argument("case", help="the case's name (its file name without .yaml)")
     p.add_argument("--also", required=True, help="the students' line, exactly as they print it")
@@ -217,12 +216,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--why", default="", help="why it is accepted, for whoever reviews the case")
 
     p = sub.add_parser("publish", help="release to students the reports a regrade holds back (their student files)",
-                       epilog=EPILOG)
+                       epilog=epilog)
     p.add_argument("-o", "--output", type=arguments.path, default=Path("reports"),
                    help="the class's report folder (default: reports)")
 
     p = sub.add_parser("restore", help="put back the grades a regrade replaced (the newest entry of REPORTS/history/)",
-                       epilog=EPILOG)
+                       epilog=epilog)
     p.add_argument("-o", "--output", type=arguments.path, default=Path("reports"),
                    help="the class's report folder (default: reports)")
     parser.description = f"The `harness` command: {', '.join(sub.choices)}."  # every command, as registered
@@ -284,16 +283,17 @@ def _budgeted(spec, args):
     return dataclasses.replace(spec, submission_seconds=args.budget) if args.budget else spec
 
 
-def _game(name: str):
+def _game(name: str, settings: config.Settings):
     """`GAME` or `GAME:MILESTONE` -> (spec, milestone), the spec's reference built if it is a recipe:
-    every command that runs the reference loads its spec here, so the reference is built once."""
-    spec, milestone = specs.parse_game(name)
-    return reference.prepared(spec), milestone
+    every command that runs the reference loads its spec here, so the reference is built once.
+    The spec is looked for in the settings' root (HARNESS_ROOT)."""
+    spec, milestone = specs.parse_game(name, settings.root)
+    return reference.prepared(spec, settings=settings), milestone
 
 
-def _spec(game: str):
+def _spec(game: str, settings: config.Settings):
     """A game's spec (no milestone), prepared as `_game` prepares it."""
-    return reference.prepared(specs.load(game))
+    return reference.prepared(specs.load(game, settings.root), settings=settings)
 
 
 def _record_args(parser, args, extra: list[str]) -> list[str]:
@@ -313,16 +313,23 @@ def _record_args(parser, args, extra: list[str]) -> list[str]:
 
 
 def main(argv=None) -> int:
+    """The command line, as one command: its HARNESS_* settings read once, here, and passed to the
+    command (and by it to everything it calls)."""
     try:
-        parser = _parser()
+        settings, unusable = config.load(), None
+    except InputError as problem:  # said once the command line is read, so --help still works
+        settings, unusable = None, problem
+    try:
+        parser = _parser(arguments.epilog(settings.root if settings else None, unusable))
         args, extra = parser.parse_known_args(argv)
         if extra:
             args.args = _record_args(parser, args, extra)
     except SystemExit as done:  # --help, or a misuse already said on one line
         return done.code if isinstance(done.code, int) else 2
     try:
-        config.load()  # a bad HARNESS_* setting stops everything before it starts
-        return COMMANDS[args.command](args)
+        if unusable is not None:  # a bad HARNESS_* setting stops everything before it starts
+            raise unusable
+        return COMMANDS[args.command](args, settings)
     except InputError as problem:
         print(f"harness: {problem}", file=sys.stderr)
         return 2
@@ -333,16 +340,16 @@ def main(argv=None) -> int:
 
 # --- commands --------------------------------------------------------------------
 
-def cmd_play(args) -> int:
-    spec, milestone = _game(args.game)
+def cmd_play(args, settings: config.Settings) -> int:
+    spec, milestone = _game(args.game, settings)
     command = spec.reference_command(milestone, next(iter(spec.targets)), [a for a in args.args if a != "--"])
     env = dict(os.environ, PYTHONPATH=reference_env(os.getcwd())["PYTHONPATH"])
     from harness.running import play  # pexpect's interact(): this terminal's keys to the game's pty
     return play.play(command, env)
 
 
-def cmd_record(args) -> int:
-    spec, milestone = _game(args.game)
+def cmd_record(args, settings: config.Settings) -> int:
+    spec, milestone = _game(args.game, settings)
     target = args.target or next(iter(spec.targets))
     if target not in spec.targets:
         raise InputError(f"--target {target!r} is not in the spec; use one of: {', '.join(spec.targets)}")
@@ -381,18 +388,18 @@ def _check_reference(spec, found) -> None:
     preflight.reference_takes_its_own_starts(spec, found, grading.state_reader(spec).read if spec.state else None)
 
 
-def _grade_one(spec, milestone, found, submission: Path, builds=None):
+def _grade_one(spec, milestone, found, submission: Path, settings: config.Settings, builds=None):
     if not submission.exists():
         raise InputError(f"no such file or folder: {submission}")
-    return grading.grade(spec, milestone, found, submission, builds)
+    return grading.grade(spec, milestone, found, submission, builds, settings)
 
 
-def cmd_new(args) -> int:
+def cmd_new(args, settings: config.Settings) -> int:
     from harness.loading import paths
     from harness.suite import scaffold
     plan = scaffold.Plan(args.game, list(args.solution), args.handout, args.language, args.main, list(args.inputs),
                          list(args.program_args), args.random_start)
-    made = scaffold.create(plan, paths.project_root())
+    made = scaffold.create(plan, paths.project_root(settings.root))
     for path in made.written:
         print(f"wrote {path}")
     print(f"the recorded case ({made.written[2].name}) ended: {made.ended}"
@@ -403,9 +410,9 @@ def cmd_new(args) -> int:
     return 0
 
 
-def cmd_grade(args) -> int:
+def cmd_grade(args, settings: config.Settings) -> int:
     from harness.classes import batch, lateness  # the class machinery (reports, class page) loads only where it is used
-    spec, milestone = _game(args.game)
+    spec, milestone = _game(args.game, settings)
     spec = _budgeted(spec, args)
     batch.require_some(args.submissions)
     late = lateness.settings(spec.late_rule(milestone), args.deadline, args.late_penalty, args.late_cap, args.grace,
@@ -414,15 +421,16 @@ def cmd_grade(args) -> int:
     detail = progress.QUIET if args.quiet else progress.VERBOSE if args.verbose else progress.NORMAL
     similar = _similarity(args)
     if not args.cluster:
-        sandbox.require(args.no_sandbox)
+        sandbox.require(args.no_sandbox, settings.sandbox)
         return batch.grade_class(spec, milestone, found, args.submissions,
                                  batch.Options(args.output, detail, args.color, args.force, late=late,
-                                               similarity=similar))
+                                               similarity=similar, settings=settings))
     from harness.classes import cluster  # each worker checks its own sandbox: a submission's verdict says when it has none
-    pool = cluster.connect(args.cluster, args.no_sandbox or config.load().sandbox == "off")
+    pool = cluster.connect(args.cluster, args.no_sandbox or settings.sandbox == "off", settings)
     try:
         return batch.grade_class(spec, milestone, found, args.submissions,
-                                 batch.Options(args.output, detail, args.color, args.force, pool, late, similar))
+                                 batch.Options(args.output, detail, args.color, args.force, pool, late, similar,
+                                               settings))
     finally:
         pool.close()
 
@@ -435,20 +443,20 @@ def _similarity(args) -> float | None:
     return similarity.DEFAULT_THRESHOLD if args.similarity else None
 
 
-def cmd_check(args) -> int:
+def cmd_check(args, settings: config.Settings) -> int:
     if args.server or args.token:
         if not (args.server and args.token):
             raise InputError("--server and --token go together: the service's URL and your token")
         from harness.serve import client
         folder = selfcheck.report_folder(args.output, args.submission, args.game.split(":")[0])
         return client.check(args.game, args.submission, args.server, args.token, folder.parent)
-    spec, milestone = _game(args.game)
+    spec, milestone = _game(args.game, settings)
     spec = _budgeted(spec, args)
     folder = selfcheck.report_folder(args.output, args.submission, spec.game)
     found = _load_cases(spec, milestone, public_only=True)
     hidden = sum(case.visibility == Visibility.HIDDEN for case in caseload.load_all(spec, milestone))
-    result = _grade_one(spec, milestone, found, args.submission)
-    if not sandbox.available() and any(not case.unbuilt for case in result.cases):  # only when a program ran
+    result = _grade_one(spec, milestone, found, args.submission, settings)
+    if not sandbox.available(settings.sandbox) and any(not case.unbuilt for case in result.cases):  # only when a program ran
         print("note: bubblewrap is not installed, so your program ran without the sandbox", file=sys.stderr)
     terminal.render(result)
     terminal.explain_failures(result)
@@ -464,7 +472,7 @@ def cmd_check(args) -> int:
     return 0 if result.all_passed else 1
 
 
-def cmd_serve(args) -> int:
+def cmd_serve(args, settings: config.Settings) -> int:
     from harness.serve import tokens
     if args.make_tokens:
         print(tokens.make(args.make_tokens), end="")
@@ -479,15 +487,15 @@ def cmd_serve(args) -> int:
         raise InputError("serve needs the serve extra: pip install 'game-harness[serve]'")
     sock = start.listening(args.host, args.port)  # a port in use is told before anything is loaded
     for game in args.games:  # a reference that rejects its own starts would charge every upload's setup
-        spec, milestone = _game(game)
+        spec, milestone = _game(game, settings)
         _check_reference(spec, caseload.load_all(spec, milestone))
     return start.run(args.games, args.roster, args.host, args.port, args.data, args.instructor_token, args.rate,
-                     args.no_sandbox, cluster_address=args.cluster, sock=sock)
+                     args.no_sandbox, cluster_address=args.cluster, sock=sock, settings=settings)
 
 
-def cmd_run(args) -> int:
+def cmd_run(args, settings: config.Settings) -> int:
     launcher.for_this_process().prepare()  # made already by `harness` itself (entry.py), not by `python -m harness.cli`
-    spec, milestone = _game(args.game)
+    spec, milestone = _game(args.game, settings)
     spec = _budgeted(spec, args)
     found = _load_cases(spec, milestone, args.select)
     program = args.program
@@ -498,32 +506,33 @@ def cmd_run(args) -> int:
         found = [case for case in found if case.target == target]
         if not found:
             raise InputError(f"no cases of target {target} selected for a ready program")
-        builds = {target: builder.Build(target, "program", True, run=[str(program.resolve()), "{args}"])}
-    result = _grade_one(spec, milestone, found, program, builds)
+        builds = {target: builder.Build(target, "program", True, run=[str(program.resolve()), "{args}"],
+                                        sandbox_setting=settings.sandbox)}
+    result = _grade_one(spec, milestone, found, program, settings, builds)
     terminal.render(result)
     if args.verbose:
         terminal.explain_failures(result, every=True)
     return 0 if result.all_passed else 1
 
 
-def cmd_regen(args) -> int:
+def cmd_regen(args, settings: config.Settings) -> int:
     from harness.suite import accepting, regen
     selected = []
-    for item in args.targets or specs.games():
+    for item in args.targets or specs.games(settings.root):
         if item.endswith((".yaml", ".yml")):
             path = Path(item)
             if not path.is_file():
                 raise InputError(f"no such case file: {path}")
-            spec = _spec(path.resolve().parent.name)
+            spec = _spec(path.resolve().parent.name, settings)
             selected.append((spec, caseload.load_case(path, spec)))
         else:
-            spec, _ = _game(item)
+            spec, _ = _game(item, settings)
             milestone = item.partition(":")[2] or None
             selected += [(spec, case) for case in caseload.load_all(spec, milestone)]
     for spec in {id(spec): spec for spec, _ in selected}.values():
         _check_reference(spec, [case for chosen, case in selected if chosen is spec and case.expect])
     stale = unaccepted = 0
-    for (spec, case), outcome in zip(selected, regen.regenerate_all(selected, grading.workers())):
+    for (spec, case), outcome in zip(selected, regen.regenerate_all(selected, grading.workers(None, settings))):
         if not outcome.changed:
             continue
         stale += 1
@@ -541,7 +550,7 @@ def cmd_regen(args) -> int:
     return 1 if (args.check and stale) or unaccepted else 0
 
 
-def cmd_publish(args) -> int:
+def cmd_publish(args, settings: config.Settings) -> int:
     from harness.classes import history
     if not (args.output / "gradebook.csv").is_file():
         raise InputError(f"{args.output}: no graded class here (no gradebook.csv); give the folder `harness grade -o` wrote")
@@ -551,7 +560,7 @@ def cmd_publish(args) -> int:
     return 0
 
 
-def cmd_restore(args) -> int:
+def cmd_restore(args, settings: config.Settings) -> int:
     from harness.classes import history
     try:
         entry, reports = history.restore(args.output)
@@ -564,12 +573,12 @@ def cmd_restore(args) -> int:
     return 0
 
 
-def cmd_accept(args) -> int:
+def cmd_accept(args, settings: config.Settings) -> int:
     import difflib
 
     from harness.loading.acceptances import Acceptance
     from harness.suite import accepting
-    spec, _ = _game(args.game)
+    spec, _ = _game(args.game, settings)
     names = {path.stem: path for path in caseload.case_files(spec)}
     if args.case not in names:
         close = difflib.get_close_matches(args.case, list(names), n=1)
@@ -595,15 +604,16 @@ def _audit_search(text: str) -> int:
     return 0 if text.strip() == "0" else positive(text)
 
 
-def cmd_audit(args) -> int:
+def cmd_audit(args, settings: config.Settings) -> int:
     from harness.suite import audit, audit_report, audit_suggest
-    spec, milestone = _game(args.game)
+    spec, milestone = _game(args.game, settings)
     milestones = audit.milestones_of(spec, args.game, milestone)
     found = _load_cases(spec, milestones[0] if len(milestones) == 1 else None, args.select)
     search = audit.SEARCH if args.search is None else args.search
     look = progress.style(progress.QUIET if args.quiet else progress.NORMAL, "never", out=sys.stderr)
     with progress.Progress(0, 0, look, out=sys.stderr, unit="mutants", verb="audited") as shown:
-        report = audit.audit(spec, milestones, found, audit.AuditOptions(args.sample, args.seed, args.select, args.jobs,
+        jobs = args.jobs or settings.jobs  # --jobs, else HARNESS_JOBS, else (None) one per core plus one
+        report = audit.audit(spec, milestones, found, audit.AuditOptions(args.sample, args.seed, args.select, jobs,
                                                                     tuple(args.only), args.every_case, search), shown)
     print(audit_report.text(report), end="")
     written = audit_report.write(report, args.output or Path("reports") / f"audit-{spec.game}")
@@ -616,11 +626,11 @@ def cmd_audit(args) -> int:
     return 0 if report.passed else 1
 
 
-def cmd_samples(args) -> int:
+def cmd_samples(args, settings: config.Settings) -> int:
     from harness.suite import samples
     chosen = []
     for game in dict.fromkeys(args.games):
-        spec = _budgeted(_spec(game), args)
+        spec = _budgeted(_spec(game, settings), args)
         expectations = samples.load(spec)
         _check_reference(spec, caseload.load_all(spec, None))
         for name in [] if args.only else samples.unlisted(spec, expectations):
@@ -630,7 +640,7 @@ def cmd_samples(args) -> int:
     if missing:
         raise InputError(f"--sample {missing[0]!r} is in no expected.yaml of {', '.join(args.games)}; "
                          "check its name (a sample folder with an entry)")
-    sandbox.require(args.no_sandbox)
+    sandbox.require(args.no_sandbox, settings.sandbox)
     count = Counter(spec.game for spec, _ in chosen)
     width = max(len(e.name) for _, e in chosen)
     told: dict[str, list] = {}
@@ -647,7 +657,7 @@ def cmd_samples(args) -> int:
             print(f"{spec.game}: {right} of {count[spec.game]} samples as expected.yaml says", flush=True)
 
     from harness.classes import executor  # a class's machinery: the shared pool, and Ctrl-C ending every run
-    pool = executor.Local()
+    pool = executor.Local(settings=settings)
     try:
         verdicts = samples.check(chosen, pool.grader, pool.builders, say)
     except KeyboardInterrupt:
@@ -659,23 +669,23 @@ def cmd_samples(args) -> int:
     return 0 if all(v.ok for v in verdicts) else 1
 
 
-def cmd_gradescope(args) -> int:
+def cmd_gradescope(args, settings: config.Settings) -> int:
     from harness.platforms import gradescope
     where = gradescope.layout(args.autograder_root, args.submission, args.results)
     try:
         return gradescope.grade(args.game, where, select=args.select, hidden=args.hidden,
-                                allow_unconfined=args.no_sandbox)
+                                allow_unconfined=args.no_sandbox, settings=settings)
     except InputError as problem:
         gradescope.not_graded(where, str(problem))
         raise
 
 
-def cmd_prairielearn(args) -> int:
+def cmd_prairielearn(args, settings: config.Settings) -> int:
     from harness.platforms import prairielearn
     where = prairielearn.layout(args.grade_root, args.student, args.results)
     try:
         return prairielearn.grade(args.game, where, select=args.select, allow_unconfined=args.no_sandbox,
-                                  budget=args.budget)
+                                  settings=settings, budget=args.budget)
     except InputError as problem:
         prairielearn.not_graded(where, str(problem))
         raise
@@ -684,10 +694,11 @@ def cmd_prairielearn(args) -> int:
         raise
 
 
-def cmd_classroom(args) -> int:
+def cmd_classroom(args, settings: config.Settings) -> int:
     from harness.platforms import classroom
     place = classroom.where(args.submission, args.output)
-    return classroom.run(args.game, place, points=args.points, select=args.select, allow_unconfined=args.no_sandbox)
+    return classroom.run(args.game, place, points=args.points, select=args.select, allow_unconfined=args.no_sandbox,
+                         settings=settings)
 
 
 COMMANDS = {"new": cmd_new, "play": cmd_play, "record": cmd_record, "run": cmd_run, "grade": cmd_grade, "check": cmd_check,

@@ -85,10 +85,10 @@ def make(game: str, output: Path, image: str = IMAGE, timeout: int | None = None
     """Write the grader's folders under `output`; the main paths it wrote, by name."""
     sys.path.insert(0, str(ROOT))
     from harness.errors import InputError
-    from harness.loading import paths
+    from harness.loading import config, paths
     from harness.loading import spec as specs
     try:
-        spec, milestone = specs.parse_game(game)
+        spec, milestone = specs.parse_game(game, config.load().root)  # this script's settings, read once
     except InputError as problem:
         raise SystemExit(f"make_grader: {problem}")
     if timeout is None:  # the spec's time budget and the reserve, as far as PrairieLearn allows

@@ -435,7 +435,7 @@ def test_survivors_are_explained_exposed_equivalent_liberty_unreachable(tmp_path
     only an end of input reaches (a terminal never closes it) is unreachable."""
     root = _weak_root(tmp_path, lambda c: c.rubric != "end")
     monkeypatch.setenv("HARNESS_ROOT", str(root))
-    spec, _ = specs.parse_game("tally")
+    spec, _ = specs.parse_game("tally", root)
     found = caseload.load_all(spec)
     goal = _mutant("play", "cmp", "`<` → `<=`")
     swap = _mutant("play", "stmt-swap", f"lines {_line('total += k')} and")
@@ -697,7 +697,7 @@ def test_a_java_reference_is_audited_with_its_recipe(tmp_path, monkeypatch):
     root = tmp_path / "root"
     shutil.copytree(JAVA_ROOT, root)
     monkeypatch.setenv("HARNESS_ROOT", str(root))
-    spec, _ = specs.parse_game("countdown")
+    spec, _ = specs.parse_game("countdown", root)
     found = caseload.load_all(spec)
     made = audit_reference.made_from(audit_reference.sources_of(spec))
 
@@ -768,7 +768,7 @@ def test_a_cpp_reference_is_audited_with_g_plus_plus(tmp_path, monkeypatch):
     text = text.replace("java: {files: [Countdown.java], main: Countdown}", "cpp: {files: [countdown.cpp]}")
     (game / "spec.yaml").write_text(text, encoding="utf-8")
     monkeypatch.setenv("HARNESS_ROOT", str(root))
-    spec, _ = specs.parse_game("countdown")
+    spec, _ = specs.parse_game("countdown", root)
     assert spec.reference.name == "cpp"
     found = caseload.load_all(spec)
     made = audit_reference.made_from(audit_reference.sources_of(spec))
@@ -796,7 +796,7 @@ def test_an_accepted_alternative_is_reported_with_the_mutants_it_lets_through(tm
 
     root = _weak_root(tmp_path, lambda c: True)
     monkeypatch.setenv("HARNESS_ROOT", str(root))
-    spec, _ = specs.parse_game("tally")
+    spec, _ = specs.parse_game("tally", root)
     killers = [name for name in caught.killed_by]
     for name in killers:  # the acceptance goes into every case that caught it
         case = caseload.load_case(root / "cases" / "tally" / f"{name}.yaml", spec)

@@ -122,9 +122,11 @@ def test_without_the_cluster_extra_cluster_is_one_line_and_exit_2(room, tmp_path
 
 
 def test_a_worker_without_the_sandbox_runs_nothing_unconfined_unless_asked(tmp_path):
-    """HARNESS_SANDBOX=off on the worker: without --no-sandbox its submissions are harness-error
-    rows that say why; with it, graded unconfined (and the result says so)."""
-    with dask_cluster(tmp_path, {"bare": {"HARNESS_SANDBOX": "off"}}) as (address, _):
+    """A worker where bubblewrap cannot run (none on its PATH): without --no-sandbox its
+    submissions are harness-error rows that say why; with it, graded unconfined (and the result
+    says so). The caller's settings travel with the grading: a worker reads no HARNESS_* of its own."""
+    with dask_cluster(tmp_path, {"bare": {"PATH": str(tmp_path / "no-tools"), "HARNESS_SANDBOX": "maybe"}}) \
+            as (address, _):
         one = ("-k", "add-two")  # one case is enough to show where it ran
         refused = _grade(SAMPLES / "correct", *one, "-o", tmp_path / "refused", "--cluster", address)
         allowed = _grade(SAMPLES / "correct", *one, "-o", tmp_path / "allowed", "--cluster", address, "--no-sandbox")

@@ -31,7 +31,7 @@ from harness import safe_text
 from harness.running import sandbox
 from harness.building import source_checks
 from harness.building import jvm as jvm_archive
-from harness.loading import paths
+from harness.loading import config, paths
 from harness.running.environment import child_env
 from harness.building.intake import Choice, IntakeProblem, Submission
 from harness.loading.spec import Language, Spec, Target
@@ -78,7 +78,8 @@ class Build:
     findings: list[str] = field(default_factory=list)  # source checks that matched
     seconds: float = 0.0
     hidden: list[str] = field(default_factory=list)  # folders the sandbox hides from the program
-    sandboxed: bool = False
+    sandboxed: bool = False  # built, and run, in bubblewrap
+    sandbox_setting: str = "auto"  # HARNESS_SANDBOX as the front door read it: travels to the case workers
     intake: list[str] = field(default_factory=list)  # what was found, used and how it was built
     diagnosis: str = ""  # the compiler's first error and hints on non-portable code
     missing_files: bool = False  # not built because required files are missing (not a compiler error)
@@ -342,13 +343,15 @@ class Compiled:
 
 def _step(command: list[str], values: dict, result: Build, compiler) -> tuple[subprocess.CompletedProcess, bool]:
     """One build command: a javac command goes to the warm compiler when there is one that
-    can answer it, anything else (and javac when it cannot) runs in the sandbox."""
+    can answer it, anything else (and javac when it cannot) runs in the sandbox when the build is
+    sandboxed."""
     reply = compiler.compile(command, values["src"], BUILD_SECONDS) if compiler is not None else None
     if reply is not None:
         if reply.status is None:
             raise subprocess.TimeoutExpired(command, BUILD_SECONDS)
         return subprocess.CompletedProcess(command, reply.status, reply.output.encode()), True
-    confined = sandbox.wrap(command, writable=[values["src"]], readable=[], hidden=result.hidden, cwd=values["src"])
+    confined = sandbox.wrap(command, writable=[values["src"]], readable=[], hidden=result.hidden, cwd=values["src"]) \
+        if result.sandboxed else command
     return run_step(confined, cwd=values["src"], env=child_env(values["src"]), timeout=BUILD_SECONDS), False
 
 
@@ -479,11 +482,14 @@ def run_command(lang: Language, values: dict) -> list[str]:
 
 # --- the whole build -----------------------------------------------------------------------------
 
-def build(submission: Path, spec: Spec, target_id: str, compiler=None) -> Build:
-    """Build one target; `compiler` (a harness.building.javac_server.WarmJavac) compiles Java when given."""
+def build(submission: Path, spec: Spec, target_id: str, compiler=None,
+          settings: config.Settings = config.DEFAULTS) -> Build:
+    """Build one target; `compiler` (a harness.building.javac_server.WarmJavac) compiles Java when given.
+    `settings` (the front door's): whether it is sandboxed, and whether Java runs use the JDK's
+    class-data archive."""
     started = time.monotonic()
     sub = intake.open_submission(submission)
-    result = Build(target_id, None, False, intake=list(sub.notes))
+    result = Build(target_id, None, False, intake=list(sub.notes), sandbox_setting=settings.sandbox)
     folder = None
     try:
         if sub.problem:
@@ -503,10 +509,10 @@ def build(submission: Path, spec: Spec, target_id: str, compiler=None) -> Build:
         staged = stage(sub, spec, lang, choices, folder)
         result.src, result.out = str(folder), str(out)
         result.hidden = [str(paths.root_of(spec.folder)), str(Path(os.path.abspath(submission)).parent)]
-        result.sandboxed = sandbox.available()
+        result.sandboxed = sandbox.available(settings.sandbox)
         checked = {n: t for n, t in staged.student.items() if n not in lang.support}
         result.findings = source_checks.findings(lang.source_checks, checked)
-        jvm = JVM_FLAGS + (jvm_archive.archive_flags(child_env(str(folder))) if lang.name == "java" else [])
+        jvm = JVM_FLAGS + (jvm_archive.archive_flags(child_env(str(folder)), settings.no_cds) if lang.name == "java" else [])
         values = {"src": str(folder), "out": str(out), "python": SUBMISSION_PYTHON, "main": lang.main or "",
                   "jvm": jvm}
         compiled = compile_cached(lang, staged, values, result, warm)

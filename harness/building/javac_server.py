@@ -56,8 +56,8 @@ class _Server:
     """One running compiler and the thread that owns it (a sandboxed child dies with the
     thread that started it, so that thread lives exactly as long as the compiler)."""
 
-    def __init__(self, builds: Path, tool: Path):
-        self.builds, self.tool = builds, tool
+    def __init__(self, builds: Path, tool: Path, sandboxed: bool):
+        self.builds, self.tool, self.sandboxed = builds, tool, sandboxed
         self.process: subprocess.Popen | None = None
         self.uid: int | None = None  # the sandbox uid it runs as (when the harness is root)
         self.ready = threading.Event()  # set once it said "ready" (or failed: then process is None)
@@ -78,8 +78,8 @@ class _Server:
     def _start(self) -> None:
         command = ["java", *JVM, str(self.tool / SOURCE.name)]
         confined = sandbox.wrap(command, writable=[str(self.builds)], readable=[str(self.tool)], hidden=[],
-                                cwd=str(self.builds))
-        self.uid = sandbox.sandbox_uid() if sandbox.available() and os.geteuid() == 0 else None
+                                cwd=str(self.builds)) if self.sandboxed else command
+        self.uid = sandbox.sandbox_uid() if self.sandboxed and os.geteuid() == 0 else None
 
         def setup():
             os.setsid()
@@ -117,9 +117,11 @@ class _Server:
 class WarmJavac:
     """The warm compiler of one grading: started on the first Java build, shut down by `close()`
     (after which the next build starts another). Safe to call from the threads that build
-    submissions side by side: requests are answered one at a time."""
+    submissions side by side: requests are answered one at a time. `sandbox_setting` (the
+    front door's HARNESS_SANDBOX, "auto" or "off"): whether the compiler runs in the sandbox."""
 
-    def __init__(self):
+    def __init__(self, sandbox_setting: str = "auto"):
+        self.sandbox_setting = sandbox_setting
         self._lock = threading.Lock()
         self._root: Path | None = None  # holds tool/ (the server's source) and builds/
         self._server: _Server | None = None
@@ -148,7 +150,8 @@ class WarmJavac:
                 if self._starts >= MAX_STARTS or self._asked <= START_AFTER:
                     return None
                 self._starts += 1
-                self._server = server = _Server(self._new_builds_folder(), self._tool())
+                self._server = server = _Server(self._new_builds_folder(), self._tool(),
+                                               sandbox.available(self.sandbox_setting))
         if not server.ready.wait(START_WAIT):
             return None
         return server.builds if server.process is not None else None

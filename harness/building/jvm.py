@@ -4,7 +4,8 @@ A JVM spends most of a short game starting up. An archive of the JDK's own class
 by a small warm-up program that uses Scanner, collections and formatting) cuts that by
 about a fifth, and since it holds no student class it works with any classpath. It is made
 once per machine and JDK in the user's cache; if anything about it fails, runs simply go
-without it.
+without it. HARNESS_NO_CDS=1 (read by the front door, passed down as `no_cds`) goes without it
+too.
 
 Submissions are built side by side in threads (and graders may run side by side), so the
 archive is looked up or made under a lock held across threads and a file lock held across
@@ -19,7 +20,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from harness.loading import config, paths
+from harness.loading import paths
 
 _WARM_UP = r"""
 import java.util.*;
@@ -101,8 +102,6 @@ class _Archive:
 
 
 def _find_or_make(env: dict) -> list[str]:
-    if config.load().no_cds:
-        return []
     try:
         identity = _java_identity()
         if identity is None:
@@ -122,6 +121,7 @@ def _find_or_make(env: dict) -> list[str]:
 _ARCHIVE = _Archive()
 
 
-def archive_flags(env: dict) -> list[str]:
-    """`-XX:SharedArchiveFile=…` for this machine's JDK, making the archive the first time."""
-    return _ARCHIVE.flags(env)
+def archive_flags(env: dict, no_cds: bool) -> list[str]:
+    """`-XX:SharedArchiveFile=…` for this machine's JDK, making the archive the first time;
+    none when `no_cds` (the settings' HARNESS_NO_CDS)."""
+    return [] if no_cds else _ARCHIVE.flags(env)

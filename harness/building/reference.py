@@ -22,7 +22,9 @@ from harness.building import build as builder
 from harness.building import build_cache, diagnose
 from harness.building import jvm as jvm_archive
 from harness.errors import InputError
+from harness.loading import config
 from harness.loading.spec import BuiltReference, Language, Spec
+from harness.running import sandbox
 from harness.running.environment import child_env
 
 ERROR_LINES = 5  # of the compiler's output, in the message of a reference that does not compile
@@ -32,21 +34,23 @@ _built: dict[str, BuiltReference] = {}  # build key -> the build, for this proce
 _kept: list[tempfile.TemporaryDirectory] = []  # builds the cache would not keep, for this process
 
 
-def prepared(spec: Spec, sources: Path | None = None) -> Spec:
+def prepared(spec: Spec, sources: Path | None = None, settings: config.Settings = config.DEFAULTS) -> Spec:
     """The spec whose `reference_command` runs its built reference (compiled from the recipe's
     files in `sources`, default the spec folder, once and cached by content); a command
     reference, or a spec already prepared from these sources, is returned as it is. A reference
-    that does not compile is an InputError at spec.yaml's `reference` line."""
+    that does not compile is an InputError at spec.yaml's `reference` line. `settings` (the
+    front door's): whether the compiler runs in the sandbox, and whether a Java reference
+    uses the JDK's class-data archive."""
     if isinstance(spec.reference, str):
         return spec
     folder = Path(sources or spec.folder)
     if spec.built is not None and spec.built.sources == str(folder):
         return spec
     with _lock:  # builder threads of one grading share one build
-        return dataclasses.replace(spec, built=_build(spec, spec.reference, folder))
+        return dataclasses.replace(spec, built=_build(spec, spec.reference, folder, settings))
 
 
-def _build(spec: Spec, recipe: Language, folder: Path) -> BuiltReference:
+def _build(spec: Spec, recipe: Language, folder: Path, settings: config.Settings) -> BuiltReference:
     steps = recipe.build if recipe.build is not None else builder.RECIPES[recipe.name]["build"]
     if not steps:  # an interpreted reference runs from its own folder
         values = {"src": str(folder), "out": str(folder), "python": builder.SUBMISSION_PYTHON,
@@ -72,7 +76,8 @@ def _build(spec: Spec, recipe: Language, folder: Path) -> BuiltReference:
             return dataclasses.replace(_built[key], sources=str(folder))
         values = {"src": str(staging), "out": str(out), "python": builder.SUBMISSION_PYTHON,
                   "main": recipe.main or "", "jvm": []}
-        log = builder.Build("reference", recipe.name, False)
+        log = builder.Build("reference", recipe.name, False, sandboxed=sandbox.available(settings.sandbox),
+                            sandbox_setting=settings.sandbox)
         compiled = builder.compile_cached(recipe, staged, values, log)
         if not compiled.ok:
             shown = diagnose.first_error(compiled.log) or compiled.reason
@@ -80,7 +85,7 @@ def _build(spec: Spec, recipe: Language, folder: Path) -> BuiltReference:
             raise _refused(spec, f"the reference does not compile ({shown}); the compiler said: "
                                  + " | ".join(lines[:ERROR_LINES] or [compiled.reason]))
         home = _home(key, out)
-        jvm = builder.JVM_FLAGS + (jvm_archive.archive_flags(child_env(str(staging))) if recipe.name == "java" else [])
+        jvm = builder.JVM_FLAGS + (jvm_archive.archive_flags(child_env(str(staging)), settings.no_cds) if recipe.name == "java" else [])
         values.update(out=str(home), jvm=jvm)
         if recipe.name == "java" and recipe.main:
             values["main"] = builder.java_main(home, recipe.main, staged)

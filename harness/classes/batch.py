@@ -26,6 +26,7 @@ from pathlib import Path
 from harness.classes import classroom, executor, lateness
 from harness.classes import progress
 from harness.classes import history, regrade, resume, similarity
+from harness.loading import config
 from harness.running import sandbox
 from harness.errors import InputError
 from harness.reporting import exports, files, summary, suspects, terminal
@@ -44,6 +45,7 @@ class Options:
     pool: "executor.Executor | None" = None  # where submissions are graded: None for this machine (`executor.Local`)
     late: "lateness.Settings | None" = None  # the deadline and late policy, when one is set
     similarity: float | None = None  # --similarity: the threshold in percent (None: no comparison)
+    settings: config.Settings = config.DEFAULTS  # the front door's HARNESS_* settings, read once
 
 
 @dataclass
@@ -91,7 +93,7 @@ def grade_class(spec, milestone, cases, paths: list[Path], options: Options) -> 
         try:
             for entry in found.entries:
                 staging.stage(entry)
-            common = resume.inputs(spec, milestone, cases, sandbox.mode() != "none")
+            common = resume.inputs(spec, milestone, cases, sandbox.mode(options.settings.sandbox) != "none")
             keys, records = {}, {}
             for e in found.entries:
                 path = e.path if e.layout != classroom.MISSING else None
@@ -154,7 +156,7 @@ def _run(spec, milestone, cases, found, keys, options, look, started, again: Aga
                 shown.say(one_line(note))
             for item in done:
                 shown.say(_full(item, look) if whole or look.detail == progress.VERBOSE else _line(item, look))
-        pool = options.pool or executor.Local()
+        pool = options.pool or executor.Local(settings=options.settings)
         pending = {}
         try:
             pending = {pool.submit(spec, milestone, _to_run(cases, again.plans.get(entry.name)), entry): entry
@@ -165,7 +167,7 @@ def _run(spec, milestone, cases, found, keys, options, look, started, again: Aga
                 try:
                     result = future.result()
                 except Exception:  # the harness failed on this submission: its row says so, the rest go on
-                    result = executor.crashed(spec, milestone, entry, traceback.format_exc())
+                    result = executor.crashed(spec, milestone, entry, traceback.format_exc(), options.settings.sandbox)
                 result = _compared(spec, milestone, cases, entry, result, out, again)
                 with _whole() as stop:  # a Ctrl-C now takes effect once the report is written and counted
                     paths = _write(result, out / entry.name, again.records[entry.name])

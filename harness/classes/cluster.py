@@ -5,7 +5,9 @@ The caller finds and stages the class as usual; each submission's files travel w
 and the cases travel once per worker in a worker plugin that also holds the one `Grader` that
 worker reuses for every task of the grading. A worker grades with the same code as a local
 grading (the same sandbox and limits), and sends back the typed `SubmissionResult`; the caller
-writes every report and the gradebook as for a local result.
+writes every report and the gradebook as for a local result. The caller's settings (its
+HARNESS_* variables, read once by its front door) travel to the workers with the grading: a
+worker reads none of its own.
 
 Workers must be able to start the harness's case-worker processes, which a daemonic process
 may not: start them with `DASK_DISTRIBUTED__WORKER__DAEMON=False dask worker ADDRESS`
@@ -38,7 +40,7 @@ from harness.building import intake, reference
 from harness.classes import classroom, executor
 from harness.grading import submission as grading
 from harness.running import sandbox
-from harness.loading import code
+from harness.loading import code, config
 from harness.errors import InputError
 from harness.results import SubmissionResult
 
@@ -105,6 +107,7 @@ class Setup:
     spec_files: bytes  # the spec's folder (support files, a reference named through {spec})
     version: str  # the caller's code.version()
     allow_unconfined: bool  # --no-sandbox or HARNESS_SANDBOX=off on the caller
+    settings: config.Settings  # the caller's HARNESS_* settings: a worker never reads its own environment for them
 
 
 class Grading(WorkerPlugin):
@@ -129,11 +132,11 @@ class Grading(WorkerPlugin):
             unpacked = f"the cluster worker {self.address} cannot unpack the spec folder: {problem}"
         self.spec = replace(given.spec, folder=specs / Path(given.spec.folder).name)
         self.stop = threading.Event()
-        self.grader = executor.StoppableGrader(self.stop)
+        self.grader = executor.StoppableGrader(self.stop, settings=given.settings)
         self.refusal = unpacked or self._refusal()
         if not self.refusal:
             try:  # a reference given as a recipe is built here, from this worker's copy of the spec folder
-                self.spec = reference.prepared(self.spec)
+                self.spec = reference.prepared(self.spec, settings=given.settings)
             except InputError as problem:
                 self.refusal = f"the cluster worker {self.address} cannot build the reference: {problem}"
 
@@ -146,7 +149,7 @@ class Grading(WorkerPlugin):
         if multiprocessing.current_process().daemon:
             return (f"the cluster worker {self.address} is a daemonic process, which cannot start case workers: "
                     f"start it as {WORKER_FIX.format(address='ADDRESS')}")
-        if not sandbox.available() and not self.setup_data.allow_unconfined:
+        if not sandbox.available(self.setup_data.settings.sandbox) and not self.setup_data.allow_unconfined:
             return (f"bubblewrap is not available on the cluster worker {self.address}: install it there "
                     "(apt-get install bubblewrap), or pass --no-sandbox to run submissions unconfined")
         return ""
@@ -164,14 +167,14 @@ class Grading(WorkerPlugin):
     def grade(self, entry: classroom.Entry, packed: bytes) -> SubmissionResult:
         given = self.setup_data
         if self.refusal:
-            return executor.unfinished(self.spec, given.milestone, entry, self.refusal)
+            return executor.unfinished(self.spec, given.milestone, entry, self.refusal, sandbox_setting=given.settings.sandbox)
         with tempfile.TemporaryDirectory(prefix="harness-submission-", dir=self.folder) as temp:
             try:
                 unpack(packed, Path(temp), Path(entry.path).name)
             except intake.IntakeProblem as problem:
                 reason = (f"the cluster worker {self.address} cannot unpack it ({problem}): grade it on this "
                           "machine (leave out --cluster), or remove what is not part of the program")
-                return executor.unfinished(self.spec, given.milestone, entry, reason)
+                return executor.unfinished(self.spec, given.milestone, entry, reason, sandbox_setting=given.settings.sandbox)
             here = replace(entry, path=Path(temp) / Path(entry.path).name)
             result = executor.grade_entry(self.grader, self.spec, given.milestone, given.cases, here)
         for build in result.builds.values():
@@ -193,6 +196,7 @@ class Cluster:
     client: object  # distributed.Client
     workers: dict[str, Probe]
     allow_unconfined: bool
+    settings: config.Settings = config.DEFAULTS  # the caller's, sent to every worker with the grading
     plugin: str = ""  # the registered Grading's name, once the first submission is sent
     _count: itertools.count = field(default_factory=itertools.count)
 
@@ -206,18 +210,18 @@ class Cluster:
         and one too big to send are settled here, as already finished futures. A worker's cases
         are not followed from here (`progress` is not told)."""
         if entry.layout == classroom.MISSING:
-            with grading.Grader() as nothing_runs:  # the build finds no files: no program, no pool
+            with grading.Grader(settings=self.settings) as nothing_runs:  # the build finds no files: no program, no pool
                 return _settled(lambda: executor.grade_entry(nothing_runs, spec, milestone, cases, entry))
         try:
             packed = pack(entry.path)
         except TooBig as big:
             reason = (f"too big to send to the cluster ({big}): grade it on this machine (leave out --cluster), "
                       "or remove what is not part of the program")
-            return _settled(lambda: executor.unfinished(spec, milestone, entry, reason))
+            return _settled(lambda: executor.unfinished(spec, milestone, entry, reason, sandbox_setting=self.settings.sandbox))
         except OSError as problem:
             reason = (f"cannot read it to send it to the cluster ({problem.strerror or problem}): "
                       "grade it on this machine (leave out --cluster)")
-            return _settled(lambda: executor.unfinished(spec, milestone, entry, reason))
+            return _settled(lambda: executor.unfinished(spec, milestone, entry, reason, sandbox_setting=self.settings.sandbox))
         if not self.plugin:
             self.plugin = self._register(spec, milestone, cases)
         return self.client.submit(grade_task, self.plugin, entry, packed, pure=False, retries=0,
@@ -230,7 +234,7 @@ class Cluster:
         except (TooBig, OSError) as problem:
             raise InputError(f"{spec.folder}: cannot send the spec's folder to the workers ({problem}); keep only "
                              "spec.yaml, its README and support files there") from None
-        setup = Setup(spec, milestone, list(cases), files, code.version(), self.allow_unconfined)
+        setup = Setup(spec, milestone, list(cases), files, code.version(), self.allow_unconfined, self.settings)
         self.client.register_plugin(Grading(setup), name=name)
         return name
 
@@ -272,9 +276,10 @@ def _settled(make) -> concurrent.futures.Future:
     return future
 
 
-def connect(address: str, allow_unconfined: bool) -> Cluster:
+def connect(address: str, allow_unconfined: bool, settings: config.Settings = config.DEFAULTS) -> Cluster:
     """A client of the scheduler at `address` whose every worker runs this harness and may
-    start processes; anything else is one InputError naming the address or the worker."""
+    start processes; anything else is one InputError naming the address or the worker.
+    `settings` (the caller's) go to every worker with the grading."""
     if Client is None:
         raise InputError(NEEDS_EXTRA)
     try:
@@ -290,7 +295,7 @@ def connect(address: str, allow_unconfined: bool) -> Cluster:
     except BaseException:
         client.close()
         raise
-    return Cluster(address, client, workers, allow_unconfined)
+    return Cluster(address, client, workers, allow_unconfined, settings)
 
 
 async def _reach(address: str) -> None:

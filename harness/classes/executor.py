@@ -12,6 +12,7 @@ from typing import Callable, Iterable, Iterator, Protocol
 
 from harness.classes import classroom
 from harness.grading import submission as grading
+from harness.loading import config
 from harness.results import BuildSummary, SubmissionResult, Verdict
 from harness.running import cgroups, proctree, sandbox, stopping
 from harness.running.environment import fork_server
@@ -20,6 +21,8 @@ from harness.safe_text import cap, one_line, writable
 
 class Executor(Protocol):
     """The one interface of where submissions are graded."""
+
+    settings: config.Settings  # the front door's HARNESS_* settings, for every build and run it makes
 
     def submit(self, spec, milestone: str | None, cases: list, entry: classroom.Entry,
                progress: grading.Progress | None = None) -> Future: ...
@@ -39,8 +42,8 @@ class Stopped(Exception):
 class StoppableGrader(grading.Grader):
     """The shared pool of case workers, which starts no new worker once the grading stops."""
 
-    def __init__(self, stop: threading.Event, jobs: int | None = None):
-        super().__init__(jobs)
+    def __init__(self, stop: threading.Event, jobs: int | None = None, settings: config.Settings = config.DEFAULTS):
+        super().__init__(jobs, settings=settings)
         self._stop = stop
 
     def _workers(self, *args, **kwargs):
@@ -60,15 +63,17 @@ def _workers_ignore_ctrl_c() -> None:
 
 class Local:
     """Grading on this machine: a builder thread per submission in progress, one shared pool
-    of case workers, and on Ctrl-C every run and build below this process ended."""
+    of case workers, and on Ctrl-C every run and build below this process ended. `settings`:
+    the front door's, for every build and run of the grading."""
 
-    def __init__(self, jobs: int | None = None, threads: int | None = None):
+    def __init__(self, jobs: int | None = None, threads: int | None = None, settings: config.Settings = config.DEFAULTS):
+        self.settings = settings
         self.stop = threading.Event()
         _workers_ignore_ctrl_c()
         proctree.adopt_orphans()
         cgroups.sweep()  # what a grading killed with SIGKILL before this one left behind
         self.runs = stopping.Runs()
-        self.grader = StoppableGrader(self.stop, jobs)
+        self.grader = StoppableGrader(self.stop, jobs, settings)
         self.builders = ThreadPoolExecutor(max_workers=threads or self.grader.jobs)
 
     def submit(self, spec, milestone, cases, entry: classroom.Entry, progress: grading.Progress | None = None,
@@ -126,16 +131,18 @@ def _as_entry(result: SubmissionResult, entry: classroom.Entry) -> SubmissionRes
     return result
 
 
-def crashed(spec, milestone, entry: classroom.Entry, problem: str) -> SubmissionResult:
+def crashed(spec, milestone, entry: classroom.Entry, problem: str, sandbox_setting: str = "auto") -> SubmissionResult:
     """A submission the harness itself failed on (a traceback): a harness-error row, never the batch's end."""
     reason = f"the harness failed on this submission (not its fault): {problem.strip().splitlines()[-1]}"
-    return unfinished(spec, milestone, entry, reason, problem)
+    return unfinished(spec, milestone, entry, reason, problem, sandbox_setting)
 
 
-def unfinished(spec, milestone, entry: classroom.Entry, reason: str, log: str = "") -> SubmissionResult:
+def unfinished(spec, milestone, entry: classroom.Entry, reason: str, log: str = "",
+               sandbox_setting: str = "auto") -> SubmissionResult:
     """A submission the harness could not grade, never through its own fault: a harness-error
-    row (counted nowhere, flagged for a person) that says why and what to do."""
+    row (counted nowhere, flagged for a person) that says why and what to do; its sandbox is
+    what the grading's `sandbox_setting` (HARNESS_SANDBOX) gives here."""
     builds = {target: BuildSummary(target, None, False, cap(reason, 500), cap(log, 8000)) for target in spec.targets}
     return SubmissionResult(submission=entry.shown, name=entry.name, game=spec.game, title=spec.title,
-                            milestone=milestone, sandbox=sandbox.mode(), status=Verdict.HARNESS_ERROR, builds=builds,
+                            milestone=milestone, sandbox=sandbox.mode(sandbox_setting), status=Verdict.HARNESS_ERROR, builds=builds,
                             cases=[], items=[], earned=0.0, possible=0.0)

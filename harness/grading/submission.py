@@ -97,7 +97,8 @@ def _run_program(spec: Spec, case: Case, build: builder.Build, home: str, inputs
     # the run sees its own copy of the build folder: nothing in it is a file another run sees
     with sandbox.own_copies([build.src] if build.src and build.sandboxed else []) as copies:
         confined = sandbox.wrap(command, writable=[home], readable=[], hidden=build.hidden, cwd=home, copies=copies) \
-            if build.sandboxed else sandbox.unprivileged(command, [home], [build.src] if build.src else [])
+            if build.sandboxed else sandbox.unprivileged(command, [home], [build.src] if build.src else [],
+                                                         build.sandbox_setting)
         run = runner.run(confined, env=child_env(home), cwd=home, inputs=inputs, limits=limits, spin=spin)
     if build.sandboxed and run.end.kind == Kind.EXIT:
         run.end = End.parse(sandbox.exit_status(run.end.status))
@@ -403,9 +404,9 @@ def summary(build: builder.Build, handout_language: str | None = None) -> BuildS
                         round(build.seconds, 3), other)
 
 
-def workers(configured: int | None = None) -> int:
-    """Case workers: as asked, else HARNESS_JOBS, else one per core plus one."""
-    return configured or config.load().jobs or (os.cpu_count() or 1) + 1
+def workers(configured: int | None = None, settings: config.Settings = config.DEFAULTS) -> int:
+    """Case workers: as asked, else the settings' HARNESS_JOBS, else one per core plus one."""
+    return configured or settings.jobs or (os.cpu_count() or 1) + 1
 
 
 def _start_worker() -> None:
@@ -417,16 +418,20 @@ def _start_worker() -> None:
 
 class Grader:
     """A pool of case workers shared by every submission of one grading (cores + 1 workers:
-    the measured sweet spot for JVMs on a small machine). Use as a context manager."""
+    the measured sweet spot for JVMs on a small machine). Use as a context manager.
+    `settings` are the front door's (`config.load()`, read once per command): the number of
+    case workers, the sandbox and the JVM archive of every build and run of this grading; what
+    a case worker needs of them travels with its job (the build's `sandbox_setting`)."""
 
-    def __init__(self, jobs: int | None = None, inline: bool = False):
-        self.jobs = workers(jobs)
+    def __init__(self, jobs: int | None = None, inline: bool = False, settings: config.Settings = config.DEFAULTS):
+        self.settings = settings
+        self.jobs = workers(jobs, settings)
         # each run gets a core for its program and one for its harness to spin on (runner.run)
         self.spin = 2 * self.jobs <= (os.cpu_count() or 1)
         self.inline = inline  # a grading of one case may run it in this process (nothing else reaps here)
         self._pool: "ProcessPoolExecutor | None" = None
         self._lock = threading.Lock()  # submissions are graded from several builder threads
-        self.compiler = WarmJavac()  # one warm javac for every Java build of this grading
+        self.compiler = WarmJavac(settings.sandbox)  # one warm javac for every Java build of this grading
 
     def __enter__(self) -> "Grader":
         return self
@@ -502,13 +507,13 @@ class Grader:
         moment, from this thread, with those final public results (the hidden cases in it are
         placeholders, not run yet): a service shows it to the student, and nothing later.
         The result keeps the order of `cases`; what each phase's starts add comes after them."""
-        spec = reference.prepared(spec)  # as the front door prepared it; else built (or found cached) once here
+        spec = reference.prepared(spec, settings=self.settings)  # as the front door prepared it; else built once here
         targets = sorted({case.target for case in cases}, key=list(spec.targets).index)
         made = {}
         try:
             if builds is None:
                 for target in targets:
-                    made[target] = _build(submission, spec, target, self.compiler)
+                    made[target] = _build(submission, spec, target, self.compiler, self.settings)
                 builds = made
             with counter(spec.submission_seconds) as budget:
                 steps = _PhaseRun(self, spec, builds, budget, progress, len(cases))
@@ -590,10 +595,11 @@ def _in_order(cases: list[Case], public: _Phase, hidden: _Phase | None) -> list[
             + public.checks + (hidden.checks if hidden else []))
 
 
-def _build(submission: Path, spec: Spec, target: str, compiler: WarmJavac | None = None) -> builder.Build:
+def _build(submission: Path, spec: Spec, target: str, compiler: WarmJavac | None = None,
+           settings: config.Settings = config.DEFAULTS) -> builder.Build:
     """A build that raises is this submission's verdict, not the batch's end."""
     try:
-        return builder.build(submission, spec, target, compiler)
+        return builder.build(submission, spec, target, compiler, settings)
     except Exception:
         problem = _failure()
         failed = builder.Build(target, None, False)
@@ -611,7 +617,8 @@ def submission_name(submission: Path) -> str:
 
 
 def grade(spec: Spec, milestone: str | None, cases: list[Case], submission: Path,
-          builds: dict[str, builder.Build] | None = None) -> SubmissionResult:
+          builds: dict[str, builder.Build] | None = None,
+          settings: config.Settings = config.DEFAULTS) -> SubmissionResult:
     """Grade one submission with a pool of its own (a class shares one Grader instead)."""
-    with Grader(inline=True) as grader:
+    with Grader(inline=True, settings=settings) as grader:
         return grader.grade(spec, milestone, cases, submission, builds)

@@ -1,8 +1,15 @@
 """The harness's environment settings, read and checked in one place.
 
-Every `HARNESS_*` variable is read here, once per call, into a frozen `Settings`; a value the
-harness cannot use is an InputError naming the variable and what it accepts, so a typo in a
-shell profile stops the run with one line instead of a traceback deep inside a worker.
+Every `HARNESS_*` variable is read here into a frozen `Settings`; a value the harness cannot
+use is an InputError naming the variable and what it accepts, so a typo in a shell profile
+stops the run with one line instead of a traceback deep inside a worker.
+
+Only a process's front door calls `load()`: each command of the command line, `harness serve`,
+the pytest plugin's session and the platforms' entry points read the settings once, as the
+command starts, and pass them (or the one field needed) down as an argument. Nothing below a
+front door reads the environment for them; a case worker in another process (the pool's, a
+cluster's) gets what it needs with the work it is given. `DEFAULTS` are the settings with no
+variable set: what a library call made without settings (a test, a bench script) uses.
 """
 import os
 from dataclasses import dataclass
@@ -23,6 +30,9 @@ class Settings:
     sandbox: str  # HARNESS_SANDBOX: "auto" (bubblewrap when installed) or "off"
     jobs: int | None  # HARNESS_JOBS: parallel case workers (None: one per core plus one)
     no_cds: bool  # HARNESS_NO_CDS: do not make or use a JVM class-data archive
+
+
+DEFAULTS = Settings(root=None, sandbox="auto", jobs=None, no_cds=False)
 
 
 def load(environ=None) -> Settings:

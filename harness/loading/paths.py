@@ -1,12 +1,11 @@
 """Where the project's specs and cases live, and where the harness itself is installed.
 
-Everything that needs one of these folders asks here, so that HARNESS_ROOT, a checkout and
-an installed copy all agree; the harness's folder in the user's cache is found here too.
+Everything that needs one of these folders asks here, so that HARNESS_ROOT (as the front door
+read it into its settings), a checkout and an installed copy all agree; the harness's folder in
+the user's cache is found here too.
 """
 import os
 from pathlib import Path
-
-from harness.loading import config
 
 
 def install_root() -> Path:
@@ -14,9 +13,9 @@ def install_root() -> Path:
     return Path(__file__).resolve().parents[2]
 
 
-def project_root() -> Path:
-    """$HARNESS_ROOT, else the checkout this package was installed from, else the working folder."""
-    configured = config.load().root
+def project_root(configured: Path | None = None) -> Path:
+    """`configured` (the settings' root: HARNESS_ROOT as the front door read it), else the
+    checkout this package was installed from, else the working folder."""
     if configured is not None:
         return configured
     checkout = install_root()

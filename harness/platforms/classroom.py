@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness.errors import InputError
+from harness.loading import config
 from harness.results import HARNESS_ERROR, PASSED, SubmissionResult, Visibility
 
 VERSION = 1  # the runners' report format (autograding-command-grader writes version 1)
@@ -204,13 +205,15 @@ def _log(data: dict, summary: str) -> None:
 
 # --- the command ------------------------------------------------------------------
 
-def grade(game: str, place: Where, *, points: float | None, select: str | None, allow_unconfined: bool) -> int:
-    """Grade the repository at `place`; 0 if every case passed, 1 otherwise, the report written either way."""
+def grade(game: str, place: Where, *, points: float | None, select: str | None, allow_unconfined: bool,
+          settings: config.Settings) -> int:
+    """Grade the repository at `place`; 0 if every case passed, 1 otherwise, the report written either way.
+    `settings`: the command's HARNESS_* settings (`config.load()`, read once by its front door)."""
     from harness.loading import stages
     from harness.platforms.common import grade_folder
 
     spec, result = grade_folder(game, place.submission, select=select, allow_unconfined=allow_unconfined,
-                                name="submission", missing="pass --submission FOLDER (in a workflow, check the "
+                                settings=settings, name="submission", missing="pass --submission FOLDER (in a workflow, check the "
                                                           "repository out first: actions/checkout)")
     data, summary = report(result, stages.at(spec.hidden_stages).show, points)
     _log(data, summary)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from harness import atomic
 from harness.errors import InputError
+from harness.loading import config
 from harness.reporting import exports
 
 ROOT = Path("/autograder")
@@ -54,12 +55,14 @@ def not_graded(where: Layout, problem: str) -> None:
         pass  # the one line on stderr is all that is left
 
 
-def grade(game: str, where: Layout, *, select: str | None, hidden: str, allow_unconfined: bool) -> int:
-    """Grade the submission at `where`; 0 if every case passed, 1 otherwise (results written either way)."""
+def grade(game: str, where: Layout, *, select: str | None, hidden: str, allow_unconfined: bool,
+          settings: config.Settings) -> int:
+    """Grade the submission at `where`; 0 if every case passed, 1 otherwise (results written either way).
+    `settings`: the command's HARNESS_* settings (`config.load()`, read once by its front door)."""
     from harness.platforms.common import grade_folder
 
     spec, result = grade_folder(game, where.submission, select=select, allow_unconfined=allow_unconfined,
-                                name="submission", missing="pass --submission FOLDER or --autograder-root "
+                                settings=settings, name="submission", missing="pass --submission FOLDER or --autograder-root "
                                                           "(Gradescope puts it in /autograder/submission)")
     try:
         level = spec.hidden_stages[-1].show if spec.hidden_stages else None  # the most a stage shows

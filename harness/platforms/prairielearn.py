@@ -21,6 +21,7 @@ from pathlib import Path
 
 from harness import atomic
 from harness.errors import InputError
+from harness.loading import config
 from harness.grading import scoring
 from harness.loading import stages
 from harness.reporting import exports, hidden
@@ -189,14 +190,15 @@ def fitted(doc: dict, limit: int = RESULTS_BYTES) -> dict:
 
 
 def grade(game: str, where: Layout, *, select: str | None, allow_unconfined: bool,
-          budget: float | None = None) -> int:
-    """Grade the job at `where`; 0 if every case passed, 1 otherwise (results written either way)."""
+          settings: config.Settings, budget: float | None = None) -> int:
+    """Grade the job at `where`; 0 if every case passed, 1 otherwise (results written either way).
+    `settings`: the command's HARNESS_* settings (`config.load()`, read once by its front door)."""
     from harness.platforms.common import grade_folder
 
     data = read_data(where)
     # budget: the job's timeout, what is left after it fails, instead of the whole job
     spec, result = grade_folder(game, where.student, select=select, allow_unconfined=allow_unconfined,
-                                name="student", budget=budget, missing="pass --student FOLDER or --grade-root "
+                                settings=settings, name="student", budget=budget, missing="pass --student FOLDER or --grade-root "
                                                                       "(PrairieLearn puts the files in /grade/student)")
     doc = fitted(results(result, stages.at(spec.hidden_stages), submitted_names(data)))
     try:

@@ -7,6 +7,9 @@ law of the starts, the settling of setup cases, the time budget), over the cases
 selected, when the first item runs; each item then reports its case's verdict, so the plugin
 and `harness grade` give the same verdicts. Under pytest-xdist the first worker to get a lock
 in a folder the controller made grades, and the others read its result.
+
+The run is this process's front door: `open_run` reads the HARNESS_* settings once
+(`config.load()`) and the run hands them to everything it calls.
 """
 import contextlib
 import fcntl
@@ -52,6 +55,7 @@ class GameRun:
     milestone: str | None
     cases: dict[Path, Case]  # by resolved file path, in the order the harness loads them
     submission: Path
+    settings: config.Settings = config.DEFAULTS  # read once by open_run, for the spec, the sandbox and the grading
     builds: dict[str, builder.Build] | None = None  # given for a ready program; else Grader.grade builds
     selected: list[Case] = field(default_factory=list)  # the cases pytest will run, once collected
     shared: Path | None = None  # under pytest-xdist: the folder where one worker leaves the grading
@@ -88,7 +92,7 @@ class GameRun:
         return self.graded
 
     def _grade(self) -> SubmissionResult:
-        with grading.Grader() as grader:
+        with grading.Grader(settings=self.settings) as grader:
             return grader.grade(self.spec, self.milestone, self.selected, self.submission, self.builds)
 
     def _shared_grading(self) -> SubmissionResult:
@@ -128,9 +132,9 @@ def shared_folder():
 
 def open_run(game: str, submission: str, public_only: bool = False, allow_unconfined: bool = False) -> GameRun:
     """The spec, its checked cases and the submission; any problem is an InputError."""
-    config.load()  # a bad HARNESS_* setting stops the run before anything is collected
-    spec, milestone = specs.parse_game(game)
-    spec = reference.prepared(spec)
+    settings = config.load()  # once, here; a bad HARNESS_* setting stops the run before anything is collected
+    spec, milestone = specs.parse_game(game, settings.root)
+    spec = reference.prepared(spec, settings=settings)
     path = Path(submission).expanduser()
     if not path.exists():
         raise InputError(f"--submission: no such file or folder: {submission}")
@@ -141,15 +145,16 @@ def open_run(game: str, submission: str, public_only: bool = False, allow_unconf
         # a ready program stands for the first target and runs as it is (as in `harness run`)
         target = next(iter(spec.targets))
         found = [case for case in found if case.target == target]
-        builds = {target: builder.Build(target, "program", True, run=[str(path), "{args}"])}
+        builds = {target: builder.Build(target, "program", True, run=[str(path), "{args}"],
+                                        sandbox_setting=settings.sandbox)}
     if not found:
         where = f"{spec.game}{':' + milestone if milestone else ''}"
         raise InputError(f"--game {game}: no {'public ' if public_only else ''}cases for {where} "
                          f"in cases/{spec.game}/")
     caseload.require_expectations(found)
     if not public_only:  # a student's self-check runs like `harness check`; grading needs the sandbox
-        sandbox.require(allow_unconfined)
-    return GameRun(spec, milestone, {case.path.resolve(): case for case in found}, path, builds)
+        sandbox.require(allow_unconfined, settings.sandbox)
+    return GameRun(spec, milestone, {case.path.resolve(): case for case in found}, path, settings, builds)
 
 
 def collection_args(folder: Path, given: list[str], explicit: bool, base: Path) -> list[str]:
@@ -194,4 +199,4 @@ def build_failure_text(build: BuildSummary) -> str:
 def header(run: GameRun) -> str:
     milestone = f" {run.milestone}" if run.milestone else ""
     return (f"game-harness: {run.spec.title}{milestone}, {len(run.cases)} cases, submission {visible(str(run.submission))}; "
-            f"{sandbox.describe()}")
+            f"{sandbox.describe(run.settings.sandbox)}")

@@ -31,7 +31,9 @@ with every capability dropped; on the host it is the (already unprivileged) user
 Memory, processes and time are bounded per process tree by `harness.running.cgroups` (control groups
 where the machine allows them, per-process rlimits otherwise); `describe()` says what holds.
 
-`HARNESS_SANDBOX=off` turns the sandbox off. Without it, `require` refuses to grade unless
+`HARNESS_SANDBOX=off` turns the sandbox off: the front door reads it into its settings and passes
+the setting (`"auto"` or `"off"`) to what decides here (`available`, `require`, `unprivileged`,
+`mode`, `describe`); this module never reads the environment for it. Without it, `require` refuses to grade unless
 running unconfined was asked for explicitly. Unconfined because bubblewrap cannot run (not
 switched off), a harness that is root still runs each program as an unprivileged uid of its
 own (`unprivileged`): it sees the machine, but can write only its run folder and the places
@@ -55,7 +57,7 @@ from typing import Iterator
 
 from harness import atomic
 from harness.running import cgroups
-from harness.loading import config, paths
+from harness.loading import paths
 from harness.errors import InputError
 
 UID_BASE = 1_900_000_000  # far above the ids of people and of subordinate-id ranges
@@ -67,10 +69,6 @@ _ETC = ("alternatives", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime"
         "nsswitch.conf", "java-*")
 _TOOLS = ("java", "javac", "g++", "gcc", "c++")
 _ARCHIVE_FLAG = "-XX:SharedArchiveFile="
-
-
-def _switched_off() -> bool:
-    return config.load().sandbox == "off"
 
 
 def _root() -> bool:
@@ -95,10 +93,17 @@ def _options() -> frozenset[str]:
     return frozenset(word for word in shown.split() if word.startswith("--"))
 
 
+def available(setting: str = "auto") -> bool:
+    """Submissions run in bubblewrap: the sandbox `setting` (HARNESS_SANDBOX as the front door
+    read it, "auto" or "off"; "auto" is also the default, no variable set) does not switch it
+    off, and bwrap works on this machine."""
+    return setting != "off" and works()
+
+
 @cache
-def available() -> bool:
-    """bwrap is installed, not switched off, and can make its namespaces on this machine."""
-    if _switched_off() or shutil.which("bwrap") is None:
+def works() -> bool:
+    """bwrap is installed and can make its namespaces on this machine (whatever the setting)."""
+    if shutil.which("bwrap") is None:
         return False
     if _remembered() is not None:
         return True
@@ -156,28 +161,29 @@ def _remember(options: list[str]) -> None:
         pass
 
 
-def mode() -> str:
-    """"bubblewrap" or "none", for reports."""
-    return "bubblewrap" if available() else "none"
+def mode(setting: str = "auto") -> str:
+    """"bubblewrap" or "none", for reports, under the sandbox `setting`."""
+    return "bubblewrap" if available(setting) else "none"
 
 
-def describe() -> str:
-    """The containment in force, in one line: sandbox, identity and what bounds a tree."""
+def describe(setting: str = "auto") -> str:
+    """The containment in force under the sandbox `setting`, in one line: sandbox, identity and
+    what bounds a tree."""
     limits = cgroups.mechanism()
     bounds = (f"whole-tree memory and process limits by {limits}" if limits != "rlimits"
               else "per-process rlimits (no control group could be made)")
-    if not available() and not _switched_off() and _root():
+    if not available(setting) and setting != "off" and _root():
         return f"no sandbox: submissions see the machine, as an unprivileged uid of their own per run; {bounds}"
-    if not available():
+    if not available(setting):
         return f"no sandbox: submissions run with the grader's rights; {bounds}"
     who = "an unprivileged uid of its own per run" if _root() else "uid 65534 in a user namespace"
     return f"bubblewrap allow-list, no network, {who}; {bounds}"
 
 
-def require(allow_unconfined: bool) -> None:
+def require(allow_unconfined: bool, setting: str) -> None:
     """Grading runs strangers' code: refuse to do it unconfined unless that was asked for
-    (`allow_unconfined`, or HARNESS_SANDBOX=off)."""
-    if available() or _switched_off():
+    (`allow_unconfined`, or the sandbox `setting` "off": HARNESS_SANDBOX=off)."""
+    if available(setting) or setting == "off":
         return
     if allow_unconfined and os.geteuid() == 0 and _setpriv() is None:
         raise InputError("bubblewrap cannot run here and setpriv (util-linux) is missing, so a submission "
@@ -331,8 +337,9 @@ def own_copies(folders: list[str]) -> Iterator[dict[str, str]]:
     `wrap` shows each copy read-only where its folder is, so no file the run sees is one another
     run sees (a lock or watch on it reaches no one). A build folder is sources and compiled
     output, a few KB to a few hundred: copied into memory (/dev/shm) it costs a fraction of a
-    millisecond. Without the sandbox, {}."""
-    if not folders or not available():
+    millisecond. The caller passes its folders only when the run is sandboxed; without a
+    working bubblewrap, {}."""
+    if not folders or not works():
         yield {}
         return
     try:
@@ -378,18 +385,19 @@ def wrap(command: list[str], writable: list[str], readable: list[str], hidden: l
     """`command` inside the sandbox, seeing only the system, `readable` folders (read-only),
     `writable` ones, and each folder of `copies` ({folder: copy}, from `own_copies`) as its
     private copy, read-only. `hidden` is kept for callers: with an allow-list nothing else is
-    visible anyway."""
-    if not available():
+    visible anyway. The caller wraps only what its sandbox setting confines (a build's
+    `sandboxed`); without a working bubblewrap, `command` as it is."""
+    if not works():
         return command
     return _wrap(command, writable, readable, cwd, copies)
 
 
-def unprivileged(command: list[str], writable: list[str], readable: list[str]) -> list[str]:
-    """Without bubblewrap (not switched off), as root: `command` run by `setpriv` as the run's own
+def unprivileged(command: list[str], writable: list[str], readable: list[str], setting: str) -> list[str]:
+    """Without bubblewrap (the sandbox `setting` not "off"), as root: `command` run by `setpriv` as the run's own
     unprivileged uid (`sandbox_uid`), no groups, no capabilities, no_new_privs. `writable`
     folders become that uid's; `readable` ones are opened to everyone, with the temporary
     folders above them searchable. Anything else: `command` as it is."""
-    if available() or _switched_off() or not _root():
+    if available(setting) or setting == "off" or not _root():
         return command
     uid = sandbox_uid()
     for folder in writable:
@@ -416,9 +424,10 @@ def _reachable(folder: str) -> None:
 
 def exit_status(end):
     """bwrap reports a program killed by signal N as exit status 128 + N: say it as the signal.
-    Takes a plain status or an `End`, and gives back the same kind."""
+    Takes a plain status or an `End`, and gives back the same kind; the caller asks only of a
+    sandboxed run."""
     status = getattr(end, "status", end) if getattr(end, "kind", "exit") == "exit" else None
-    if available() and isinstance(status, int) and not isinstance(status, bool) and 128 < status < 128 + 32:
+    if works() and isinstance(status, int) and not isinstance(status, bool) and 128 < status < 128 + 32:
         try:
             name = signal.Signals(status - 128).name
         except ValueError:

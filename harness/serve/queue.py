@@ -15,6 +15,7 @@ from typing import Callable
 
 from harness.classes import classroom, executor
 from harness.grading import scoring
+from harness.loading import config
 from harness.results import FAILED, CaseResult, Cause, SubmissionResult, Verdict, Visibility
 from harness.serve import views
 from harness.serve.store import Row, Store
@@ -49,9 +50,9 @@ class Game:
 
 class Worker:
     def __init__(self, store: Store, games: dict[str, Game], jobs: int | None = None,
-                 pool: executor.Executor | None = None):
+                 pool: executor.Executor | None = None, settings: config.Settings = config.DEFAULTS):
         self.store, self.games = store, games
-        self.pool = pool or executor.Local(jobs)
+        self.pool = pool or executor.Local(jobs, settings=settings)  # settings: the service's, read as it started
         # submissions graded at once: as many as the pool has case workers (their cases share it)
         self.capacity = pool.capacity if pool is not None else self.pool.grader.jobs
         self._phases = _Phases(self.pool, games) if not isinstance(self.pool, executor.Local) else None
@@ -146,7 +147,7 @@ class Worker:
         try:
             result = future.result()
         except Exception:
-            result = executor.crashed(game.spec, game.milestone, entry, traceback.format_exc())
+            result = executor.crashed(game.spec, game.milestone, entry, traceback.format_exc(), self.pool.settings.sandbox)
         try:
             self._show(row, game, result)  # a grading that ended before its public results were told
             self.store.finish(row.id, result)

@@ -1,5 +1,7 @@
 """`harness serve`: the games and the roster loaded, the store opened, the worker and the
-HTTP server (uvicorn) started; a kill at any moment loses nothing acknowledged."""
+HTTP server (uvicorn) started; a kill at any moment loses nothing acknowledged. The service
+runs under the HARNESS_* settings its command read once as it started (`config.load()` in the
+command line's `main`): the games' folder, the sandbox, the case workers, the JVM archive."""
 import errno
 import logging
 import os
@@ -25,11 +27,11 @@ from harness.serve.store import Store
 MAX_CONNECTIONS = 1000
 
 
-def games(names: list[str]) -> dict[str, Game]:
+def games(names: list[str], settings: config.Settings) -> dict[str, Game]:
     loaded = {}
     for name in dict.fromkeys(names):
-        spec, milestone = specs.parse_game(name)
-        spec = reference.prepared(spec)
+        spec, milestone = specs.parse_game(name, settings.root)
+        spec = reference.prepared(spec, settings=settings)
         found = caseload.load_all(spec, milestone)
         if not found:
             raise InputError(f"no cases for {name} in cases/{spec.game}/")
@@ -66,22 +68,23 @@ def listening(host: str, port: int) -> socket.socket:
 
 def run(names: list[str], roster_file: Path, host: str, port: int, data: Path, instructor: str | None,
         rate: int, no_sandbox: bool, jobs: int | None = None, cluster_address: str | None = None,
-        sock: socket.socket | None = None) -> int:
+        sock: socket.socket | None = None, *, settings: config.Settings) -> int:
+    """The service, until it is stopped; `settings`: the command's HARNESS_* settings."""
     sock = sock or listening(host, port)
     pool = None
     if cluster_address is None:
-        sandbox.require(no_sandbox)
+        sandbox.require(no_sandbox, settings.sandbox)
         _helpers_die_with_the_service()
     else:  # as `harness grade --cluster`: each worker checks its own sandbox
         from harness.classes import cluster
-        pool = cluster.connect(cluster_address, no_sandbox or config.load().sandbox == "off")
-    settings = app.Settings(games(names), tokens.load(roster_file, instructor), Store(data), rate=rate)
-    settings.worker = Worker(settings.store, settings.games, jobs, pool)
-    queued = sum(1 for row in settings.store.everything() if row.state != "done")
-    print(f"harness serve: {', '.join(settings.games)} for {len(settings.roster.students)} students on "
+        pool = cluster.connect(cluster_address, no_sandbox or settings.sandbox == "off", settings)
+    service = app.Settings(games(names, settings), tokens.load(roster_file, instructor), Store(data), rate=rate)
+    service.worker = Worker(service.store, service.games, jobs, pool, settings)
+    queued = sum(1 for row in service.store.everything() if row.state != "done")
+    print(f"harness serve: {', '.join(service.games)} for {len(service.roster.students)} students on "
           f"http://{host}:{port}/ (data in {data}; {queued} waiting to be graded)", file=sys.stderr, flush=True)
     logging.getLogger("uvicorn.access").disabled = False  # paths only: tokens never travel in a URL
-    server = _Server(uvicorn.Config(app.make(settings), host=host, port=port, log_level="info",
+    server = _Server(uvicorn.Config(app.make(service), host=host, port=port, log_level="info",
                                            server_header=False, proxy_headers=True, forwarded_allow_ips="127.0.0.1",
                                            limit_concurrency=MAX_CONNECTIONS, timeout_keep_alive=5))
     try:
