@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from harness.judging import compare  # noqa: E402
+from harness.loading import policy as policies  # noqa: E402
 from harness.loading import spec as specs  # noqa: E402
 from harness.outcome import End  # noqa: E402
 from reference.flip import canonical_states  # noqa: E402
@@ -46,8 +47,8 @@ def main() -> None:
     args = parser.parse_args()
     messages = specs.load("connect").messages
     views = {
-        "default": compare.View(compare.policy("default")),
-        "messages+lines": compare.View(compare.policy("whitespace", {"ignore_extra_lines": True, "messages": True,
+        "default": compare.View(policies.policy("default")),
+        "messages+lines": compare.View(policies.policy("whitespace", {"ignore_extra_lines": True, "messages": True,
                                                                      "drop_lines": r"(?i)\bwelcome\b"}), messages),
     }
     times: dict[tuple, float] = {}

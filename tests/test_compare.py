@@ -6,6 +6,7 @@ import threading
 import pytest
 
 from harness.judging import compare
+from harness.loading import policy as policies
 from harness.loading import spec as specs
 from harness.errors import InputError
 from harness.outcome import End
@@ -13,12 +14,12 @@ from tests.helpers import ROOT
 
 EXPECTED = [{"out": "Board\nRow? "}, {"in": "4"}, {"out": "Not a legal move!\nRow? "}, {"in": "3"},
             {"out": "done\n"}]
-ILLEGAL = compare.MessageClass("illegal", "Not a legal move!", r"(?i)\b(illegal|invalid|not a (legal|valid))\b")
-WINNER = compare.MessageClass("winner", r"Player \1 wins!", r"(?i)player\s*([12])\b.*\bwins?\b")
+ILLEGAL = policies.MessageClass("illegal", "Not a legal move!", r"(?i)\b(illegal|invalid|not a (legal|valid))\b")
+WINNER = policies.MessageClass("winner", r"Player \1 wins!", r"(?i)player\s*([12])\b.*\bwins?\b")
 
 
 def run(actual, flags, end=End.exited(0), expected=EXPECTED, messages=()):
-    return compare.compare(expected, End.exited(0), actual, end, compare.View(compare.policy(*flags), messages))
+    return compare.compare(expected, End.exited(0), actual, end, compare.View(policies.policy(*flags), messages))
 
 
 def test_identical_transcripts_pass_exactly():
@@ -121,7 +122,7 @@ def test_line_filters_let_an_item_look_only_at_its_lines():
 
 
 def test_a_later_preset_keeps_the_view_of_the_layer_below():
-    flags = compare.policy("default", {"messages": True, "drop_lines": "^x"}, "whitespace")
+    flags = policies.policy("default", {"messages": True, "drop_lines": "^x"}, "whitespace")
     assert flags.messages and flags.drop_lines == "^x" and flags.collapse_whitespace
 
 
@@ -138,23 +139,23 @@ def test_kept_lines_keep_their_line_ends():
 def test_a_class_may_need_several_words_in_any_order_and_rule_some_out():
     """RE2 has no lookarounds: `accept` lists what must all be found, `unless` what must not;
     groups are numbered across the list, and \\1 takes the first pattern's group."""
-    count = compare.MessageClass("count", r"Player (\1) has \2\3 connected", [
+    count = policies.MessageClass("count", r"Player (\1) has \2\3 connected", [
         r"\b([XO])\b", r"(?i)\b(?:(\d+)\s+connected\b|longest run\b\D{0,40}?(\d+))"])
     assert count.groups == 3
     assert count.read("Player Alice (X) has 2 connected pieces.") == "Player (X) has 2 connected"
     assert count.read("Longest run for X: 4") == "Player (X) has 4 connected"  # the match spans the X
     assert count.read("4 connected") is None
-    ask = compare.MessageClass("ask", "y or n", [r"(?i)\by/n\b", r"(?i)\bplease\b"], unless=r"(?i)\bagain\b")
+    ask = policies.MessageClass("ask", "y or n", [r"(?i)\by/n\b", r"(?i)\bplease\b"], unless=r"(?i)\bagain\b")
     assert ask.read("Please answer y/n") == "y or n"
     assert ask.read("Play again? Please answer y/n") is None
 
 
 def test_a_pattern_re2_cannot_run_is_refused_with_the_reason():
     for bad in [r"(?=.*wins)", r"(a)\1", r"x\Z", r"(?<!a)b"]:
-        with pytest.raises(compare.PatternError, match="RE2 has no lookarounds"):
-            compare.pattern(bad)
-    with pytest.raises(compare.PatternError, match="missing"):
-        compare.pattern("(unclosed")
+        with pytest.raises(policies.PatternError, match="RE2 has no lookarounds"):
+            policies.pattern(bad)
+    with pytest.raises(policies.PatternError, match="missing"):
+        policies.pattern("(unclosed")
 
 
 @pytest.mark.parametrize("key, line, value", [
@@ -189,10 +190,10 @@ HOSTILE = {
 }
 # Every preset, each flag on its own and all of them, and the views (messages, line filters, a
 # last turn from a marker): the hint ladder re-runs the comparison under looser policies too.
-POLICIES = ([[p] for p in compare.PRESETS] + [["exact", {flag: True}] for flag in compare.FLAGS]
-            + [["exact", {flag: True for flag in compare.FLAGS}]]
+POLICIES = ([[p] for p in policies.PRESETS] + [["exact", {flag: True}] for flag in policies.FLAGS]
+            + [["exact", {flag: True for flag in policies.FLAGS}]]
             + [[p, {"messages": True, "keep_lines": r"(?i)move|row|done|\s$", "drop_lines": r"^\s*$"}]
-               for p in compare.PRESETS]
+               for p in policies.PRESETS]
             + [["whitespace", {"turns": "last", "from": "Not", "messages": True}]])
 
 
@@ -205,7 +206,7 @@ def test_hostile_output_compares_within_the_budget_under_every_policy(name):
     expected = [{"out": "Board\nRow? "}, {"in": "4"}, {"out": "Not " + "a legal move " * 70_000 + "!\n"},
                 {"in": "3"}, {"out": "done\n"}]
     for flags in POLICIES:
-        view = compare.View(compare.policy(*flags), (ILLEGAL, WINNER))
+        view = compare.View(policies.policy(*flags), (ILLEGAL, WINNER))
         result = compare.compare_within(expected, End.exited(0), actual, End.exited(0), view, seconds=1.0)
         assert not any("of CPU" in problem for problem in result.problems), (flags, result.problems)
         assert result.passed or len(result.difference) < 2000  # (a last-turn policy looks past the flood)
@@ -215,12 +216,12 @@ def test_a_long_line_unlike_the_expected_one_is_described_by_its_first_differing
     expected = [{"out": "x" + " " * 50_000 + "y\n"}]
     actual = [{"out": "x" + " " * 50_000 + "z" + "w" * 5000 + "\n"}]
     result = compare.compare_within(expected, End.exited(0), actual, End.exited(0),
-                                    compare.View(compare.policy("exact")), seconds=1.0)
+                                    compare.View(policies.policy("exact")), seconds=1.0)
     assert "turn 0, line 1: expected 'x " in result.difference
     assert "(the lines first differ at column 50002)" in result.difference
     nearly = [{"out": "x" + " " * 50_000 + "z\n"}]
     result = compare.compare_within(expected, End.exited(0), nearly, End.exited(0),
-                                    compare.View(compare.policy("exact")), seconds=1.0)
+                                    compare.View(policies.policy("exact")), seconds=1.0)
     assert "(at column 50002 your line has 'z' where the expected has 'y')" in result.difference
 
 
@@ -230,19 +231,19 @@ def test_many_lines_are_aligned_only_near_the_first_difference():
     changed = [{"out": "\n".join(lines[:15_000] + ["lime 15000"] + lines[15_001:]) + "\n"}]
     for preset in ("default", "lenient"):
         result = compare.compare_within(expected, End.exited(0), changed, End.exited(0),
-                                        compare.View(compare.policy(preset)), seconds=1.0)
+                                        compare.View(policies.policy(preset)), seconds=1.0)
         assert "line 15001" in result.difference and "'line 15000'" in result.difference
     same_lines = [{"out": "\n" * 20_000 + "x\n"}]
     result = compare.compare_within([{"out": "\n" * 20_000 + "y\n"}], End.exited(0), same_lines, End.exited(0),
-                                    compare.View(compare.policy("exact")), seconds=1.0)
+                                    compare.View(policies.policy("exact")), seconds=1.0)
     assert result.difference.endswith("line 20001: expected 'y', your program printed 'x'")
 
 
 def _heavy():
     """A comparison that takes far more than a few milliseconds: every line a message candidate."""
     numbers = "".join(f"{i}\n" for i in range(300_000))
-    digits = compare.MessageClass("digits", "", r"^\d+$")
-    view = compare.View(compare.policy("lenient", {"messages": True}), (digits,))
+    digits = policies.MessageClass("digits", "", r"^\d+$")
+    view = compare.View(policies.policy("lenient", {"messages": True}), (digits,))
     return [{"out": "Board\n"}], [{"out": numbers}, {"in": "1"}, {"out": numbers}], view
 
 
@@ -268,6 +269,6 @@ def test_the_budget_holds_outside_the_main_thread_too():
 
 def test_the_budget_leaves_no_timer_behind():
     import signal
-    compare.compare_within(EXPECTED, End.exited(0), EXPECTED, End.exited(0), compare.View(compare.policy("exact")))
+    compare.compare_within(EXPECTED, End.exited(0), EXPECTED, End.exited(0), compare.View(policies.policy("exact")))
     assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
     assert signal.getsignal(signal.SIGPROF) == signal.SIG_DFL

@@ -13,7 +13,7 @@ import pytest
 
 from harness.loading import cases as caseload
 from harness.loading import spec as specs
-from harness.judging.compare import first_differing_line
+from harness.judging.differences import first_differing_line
 from tests.helpers import ROOT
 
 pytestmark = pytest.mark.slow  # a class graded, its page checked in a browser

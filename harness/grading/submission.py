@@ -18,7 +18,7 @@ from harness.building import build as builder
 from harness.building import reference
 from harness.building.javac_server import WarmJavac
 from harness.grading import drawn, scoring, shown_paths
-from harness.judging import alternatives, charging, compare, facts
+from harness.judging import alternatives, charging, compare, cpu_budget, facts, views
 from harness.loading import config, functions
 from harness.loading.cases import Case
 from harness.loading.spec import Spec
@@ -158,7 +158,7 @@ def _judge(spec: Spec, case_milestone: str | None, view: compare.View, result: C
         result.notes.append(expected.note)
     events = events_for(view.flags)
     comparison = compare.compare_within(expected.events, expected.end, events, run.end, view)
-    result.policy = compare.describe_policy(view.flags)
+    result.policy = views.describe_policy(view.flags)
     result.turns, result.first_divergence = comparison.turns, comparison.first_divergence
     _show_as_printed(result.turns, run.events)
     result.hint = comparison.hint
@@ -188,7 +188,7 @@ def _judge(spec: Spec, case_milestone: str | None, view: compare.View, result: C
 def _show_as_printed(turns, printed_events: Transcript) -> None:
     """A turn the harness read otherwise than printed (a drawing of the board the spec's
     rewrite reads as the reference's) shows the program's own lines, with the reading beside."""
-    printed, _ = compare.split_turns(printed_events)
+    printed, _ = views.split_turns(printed_events)
     for turn in turns:
         if turn.index < len(printed) and turn.actual is not None and turn.actual != printed[turn.index]:
             turn.read = turn.read or turn.actual
@@ -208,9 +208,9 @@ def _attempt(spec: Spec, case: Case, build: builder.Build, meter: Meter | None =
         view = view_of(spec, case.rubric, case.compare)
         printed, used = alternatives.apply(case.accept, run.events)
         try:  # the spec's readers run over the program's output: bounded like the comparison
-            with compare.cpu_budget(compare.COMPARE_SECONDS):
+            with cpu_budget.cpu_budget(cpu_budget.COMPARE_SECONDS):
                 events, changed, read_notes = _rewritten(spec, printed)
-        except compare.OverBudget as over:
+        except cpu_budget.OverBudget as over:
             result.status = FAILED
             result.reason = (f"reading the program's output as the game took more than {over.seconds:g} s of CPU: "
                              "its output is too large or too unusual to judge, so the case fails")
@@ -244,11 +244,11 @@ def _note_accepted(spec: Spec, case: Case, view: compare.View, run: runner.RunRe
     said = "; ".join(entry.describe() for entry in used)
     result.notes.append(f"the case's accepted alternative{'s' if len(used) > 1 else ''} applied: {said}")
     try:
-        with compare.cpu_budget(compare.COMPARE_SECONDS):
+        with cpu_budget.cpu_budget(cpu_budget.COMPARE_SECONDS):
             plain, _, _ = _rewritten(spec, run.events)
         events = plain if view.flags.rewrite else run.events
         passed_without = compare.compare_within(expected.events, expected.end, events, run.end, view).passed
-    except compare.OverBudget:
+    except cpu_budget.OverBudget:
         passed_without = False  # not shown to pass without: counted as let in by the acceptance
     if not passed_without:
         result.accepted = [entry.describe() for entry in used]

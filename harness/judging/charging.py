@@ -13,7 +13,7 @@ also passes in its own item: one deduction, and no item's weight moves onto anot
 from dataclasses import dataclass
 from typing import Callable
 
-from harness.judging import compare
+from harness.judging import compare, views
 from harness.loading import owners as turn_owners
 from harness.outcome import End
 from harness.transcript import Transcript
@@ -41,7 +41,7 @@ def charge(rules: tuple, own_item: str, comparison: compare.Comparison, expected
     if not rules or comparison.passed:
         return None
     scored = comparison
-    exp_turns, exp_inputs = compare.split_turns(expected_events)
+    exp_turns, exp_inputs = views.split_turns(expected_events)
     mine = view_of(own_item)
     if mine is not None and mine.flags.turns != comparison.policy.turns:  # scored on some turns only:
         # the case went wrong where its item's view of every turn first differs (a refused move

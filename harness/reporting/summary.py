@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness import atomic
-from harness.judging.compare import first_differing_line
+from harness.judging.differences import first_differing_line
 from harness.reporting import templates
 from harness.results import FAILED, HARNESS_ERROR, PASSED, SubmissionResult, Verdict
 from harness.safe_text import cap, visible, writable

@@ -11,7 +11,7 @@ each program drew.)"""
 import shlex
 from dataclasses import dataclass, field
 
-from harness.judging.compare import first_differing_line, spacing_aside
+from harness.judging.differences import first_differing_line, spacing_aside
 from harness.results import FAILED, PASSED, SubmissionResult
 from harness.safe_text import cap, visible
 

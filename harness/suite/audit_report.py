@@ -16,7 +16,7 @@ def progress_line(count: int, total: int, result: MutantResult) -> str:
 
 def difference_in_context(expected: str, actual: str, context: int = 2) -> list[str]:
     """The lines around the first line where two outputs differ exactly, the reference's then
-    the mutant's (for a person reading the audit; judging.compare.first_differing_line is the
+    the mutant's (for a person reading the audit; judging.differences.first_differing_line is the
     grader's, which looks past spacing and letter case first)."""
     a, b = expected.split("\n"), actual.split("\n")
     at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
