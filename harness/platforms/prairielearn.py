@@ -105,12 +105,12 @@ def _points(value: float) -> float:
     return round(value, scoring.DIGITS)
 
 
-def _test(case, worth) -> dict:
+def _test(case, worth, nothing_built: bool = False) -> dict:
     message = "Passed" if case.passed else case.reason or str(case.status).capitalize()
     return {"name": f"{case.name} [{case.rubric}]", "description": visible(case.description),
             "points": _points(case.earned), "max_points": _points(case.value),
             "message": cap(visible(f"{message} — {worth.text()}."), 1000),
-            "output": exports.case_message(case, worth.text())}
+            "output": exports.case_message(case, worth.text(), nothing_built)}
 
 
 def _hidden_test(result: SubmissionResult, now) -> dict:
@@ -149,7 +149,7 @@ def results(result: SubmissionResult, now, names: list[str] | None = None) -> di
     explained = scoring.explain(result)
     public = [case for case in result.cases if case.visibility != Visibility.HIDDEN]
     hidden_cases = len(result.cases) - len(public)
-    tests = [_test(case, explained.worth(case)) for case in public]
+    tests = [_test(case, explained.worth(case), result.status == Verdict.MISSING_FILES) for case in public]
     if hidden_cases:
         tests.append(_hidden_test(result, now))
     passed = sum(case.passed for case in public)
