@@ -458,7 +458,7 @@ def cmd_check(args, settings: config.Settings) -> int:
     result = _grade_one(spec, milestone, found, args.submission, settings)
     if not sandbox.available(settings.sandbox) and any(not case.unbuilt for case in result.cases):  # only when a program ran
         print("note: bubblewrap is not installed, so your program ran without the sandbox", file=sys.stderr)
-    terminal.render(result)
+    terminal.render(result, colour=progress.style(progress.NORMAL, "auto").colour)  # NO_COLOR respected
     terminal.explain_failures(result)
     for line in selfcheck.notes(hidden):
         print(f"  {line}")
@@ -509,7 +509,7 @@ def cmd_run(args, settings: config.Settings) -> int:
         builds = {target: builder.Build(target, "program", True, run=[str(program.resolve()), "{args}"],
                                         sandbox_setting=settings.sandbox)}
     result = _grade_one(spec, milestone, found, program, settings, builds)
-    terminal.render(result)
+    terminal.render(result, colour=progress.style(progress.NORMAL, "auto").colour)  # NO_COLOR respected
     if args.verbose:
         terminal.explain_failures(result, every=True)
     return 0 if result.all_passed else 1

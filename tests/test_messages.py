@@ -1,9 +1,12 @@
 """What the command line says is true: its help lists every command, a wrong upload is told
 once as what was found and what the assignment expects, a port in use is one `harness:` line,
 and a YAML slip is named at its line with a hint. Each test runs the real `harness` command."""
+import os
 import re
 import socket
+import sys
 
+import pexpect
 import pytest
 
 from harness.loading import cases as caseload
@@ -224,3 +227,20 @@ def test_a_misnamed_source_in_the_right_language_says_what_is_missing_and_what_w
     _says_nothing_untrue(done.stdout.replace("  build of game (java)", ""))
     assert (f"  build of game (java): missing file{'s' if len(java) > 1 else ''} {', '.join(java)}: found "
             f"SilverDollar.java; a Java submission needs {', '.join(java)}" in done.stdout.splitlines()), done.stdout
+
+
+def test_check_on_a_terminal_is_in_colour_unless_no_color_is_set(tmp_path):
+    """`harness check` and `harness run` colour their summary on a terminal, and never with NO_COLOR set
+    (https://no-color.org), as `harness grade` does."""
+    def on_terminal(**extra) -> str:
+        env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "PYTHONUNBUFFERED")}
+        env.update(HARNESS_ROOT=str(FIXTURE), **extra)
+        child = pexpect.spawn(sys.executable, ["-m", "harness", "check", "tally",
+                                               str(FIXTURE / "examples" / "tally" / "bug-add"), "-o", str(tmp_path / "r")],
+                              cwd=str(ROOT), env=env, encoding="utf-8", timeout=300)
+        child.expect(pexpect.EOF)
+        child.close()
+        return child.before
+
+    assert "\x1b[" in on_terminal()
+    assert "\x1b[" not in on_terminal(NO_COLOR="1")
