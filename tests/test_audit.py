@@ -665,13 +665,13 @@ JAVA_ROOT = Path(__file__).resolve().parent / "java_audit"
 PILE = 7  # Countdown's pile (tests/java_audit/specs/countdown/Countdown.java)
 
 
-def _countdown(inputs: list[str], legal) -> tuple[list[str], str]:
+def _countdown(inputs: list[str], legal) -> tuple[list[str], End]:
     """Countdown's rules as its handout says them, with the legality check given: (what it prints, how it ends)."""
     out, left, turns, typed = [f"Pile: {PILE}"], PILE, 0, list(inputs)
     while left > 0:
         out.append("Take? ")
         if not typed:
-            return out, "waiting"
+            return out, End(Kind.WAITING)
         line = typed.pop(0).strip()
         take = int(line) if line.lstrip("+-").isdigit() else -1
         if not legal(take, left):
@@ -679,7 +679,7 @@ def _countdown(inputs: list[str], legal) -> tuple[list[str], str]:
             continue
         left, turns = left - take, turns + 1
         out.append(f"Left: {left}")
-    return out + [f"Empty after {turns} turns"], "exit 0"
+    return out + [f"Empty after {turns} turns"], End.exited(0)
 
 
 def _killers(found, legal) -> list[str]:
