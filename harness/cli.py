@@ -612,9 +612,9 @@ def cmd_audit(args, settings: config.Settings) -> int:
     search = audit.SEARCH if args.search is None else args.search
     look = progress.style(progress.QUIET if args.quiet else progress.NORMAL, "never", out=sys.stderr)
     with progress.Progress(0, 0, look, out=sys.stderr, unit="mutants", verb="audited") as shown:
-        jobs = args.jobs or settings.jobs  # --jobs, else HARNESS_JOBS, else (None) one per core plus one
-        report = audit.audit(spec, milestones, found, audit.AuditOptions(args.sample, args.seed, args.select, jobs,
-                                                                    tuple(args.only), args.every_case, search), shown)
+        report = audit.audit(spec, milestones, found, audit.AuditOptions(args.sample, args.seed, args.select, args.jobs,
+                                                                    tuple(args.only), args.every_case, search,
+                                                                    settings), shown)
     print(audit_report.text(report), end="")
     written = audit_report.write(report, args.output or Path("reports") / f"audit-{spec.game}")
     print(f"  report: {written['html']}")

@@ -56,6 +56,7 @@ from harness.classes import executor
 from harness.classes.progress import QUIET, Progress
 from harness.errors import InputError
 from harness.grading import submission as grading
+from harness.loading import config
 from harness.loading.cases import Case
 from harness.loading.spec import Spec
 from harness.suite import mutants
@@ -77,6 +78,7 @@ class AuditOptions:
     only: tuple[str, ...] = ()  # audit just these mutant ids (e.g. a survivor, again)
     every_case: bool = False  # run every reaching case, not one killer per item
     search: int = SEARCH  # input sequences grown for the survivors' search (0: none)
+    settings: config.Settings = config.DEFAULTS  # the command's HARNESS_* settings, for every build and run
 
 
 def positive(text: str) -> int:
@@ -141,7 +143,8 @@ def audit(spec: Spec, milestones: list[str | None], cases: list[Case], options: 
             raise InputError(f"--mutant {unknown[0]}: no such mutant of {name}; the ids are in the "
                              "audit's report (module:line:column:operator)")
         made = [m for m in made if m.id in options.only]
-    local = executor.Local(options.jobs, threads=2 * grading.workers(options.jobs))  # threads keep the case workers fed
+    local = executor.Local(options.jobs, threads=2 * grading.workers(options.jobs, options.settings),
+                           settings=options.settings)  # threads keep the case workers fed
     grader, results, futures, searched = local.grader, [], [], 0
     with tempfile.TemporaryDirectory(prefix="harness-audit-") as scratch:
         try:

@@ -202,7 +202,7 @@ class CompiledAuditor(Auditor):
         """The recipe's files with the mutant's one changed, built with the recipe (InputError:
         it does not compile)."""
         copy = self.sources.copy(folder, mutant)
-        return copy, built_reference.prepared(self.spec, copy)
+        return copy, built_reference.prepared(self.spec, copy, self.grader.settings)
 
     def _builds(self, copy: Path, spec: Spec, milestone: str | None, group: list[Case]) -> dict[str, builder.Build]:
         return {c.target: ready_build(c.target, copy, spec.reference_command(milestone, c.target, []),
