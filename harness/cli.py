@@ -399,7 +399,7 @@ def cmd_new(args, settings: config.Settings) -> int:
     from harness.suite import scaffold
     plan = scaffold.Plan(args.game, list(args.solution), args.handout, args.language, args.main, list(args.inputs),
                          list(args.program_args), args.random_start)
-    made = scaffold.create(plan, paths.project_root(settings.root))
+    made = scaffold.create(plan, paths.project_root(settings.root), settings)
     for path in made.written:
         print(f"wrote {path}")
     print(f"the recorded case ({made.written[2].name}) ended: {made.ended}"

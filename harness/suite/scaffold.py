@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness.errors import InputError
-from harness.loading import paths, policy as policies
+from harness.loading import config, paths, policy as policies
 from harness.running import runner
 
 GAME_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
@@ -150,8 +150,9 @@ class Made:
     ended: str  # how the recorded game ended ("exit status 0" when the inputs finished it)
 
 
-def create(plan: Plan, root: Path) -> Made:
-    """Write the game; on any failure what was written is removed, so the name stays free."""
+def create(plan: Plan, root: Path, settings: config.Settings = config.DEFAULTS) -> Made:
+    """Write the game; on any failure what was written is removed, so the name stays free.
+    `settings`: the command's, under which a compiled reference is built."""
     from harness.building import reference
     from harness.loading import spec as specs
     from harness.suite import recording
@@ -170,7 +171,7 @@ def create(plan: Plan, root: Path) -> Made:
             shutil.copyfile(plan.handout, spec_folder / plan.handout.name)
         (spec_folder / "spec.yaml").write_text(spec_text(plan, language, main), encoding="utf-8")
         (spec_folder / "README.md").write_text(readme_text(plan, language, main), encoding="utf-8")
-        spec = reference.prepared(specs.load(plan.game, root))
+        spec = reference.prepared(specs.load(plan.game, root), settings=settings)
         case = recording.record(spec, None, next(iter(spec.targets)), "play", plan.args, None,
                                 runner.FixedInputs(plan.inputs), description="TODO: what this game shows",
                                 limits=spec.limits)
