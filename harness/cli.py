@@ -17,6 +17,7 @@ from harness.building import reference
 from harness.loading import cases as caseload
 from harness.grading import submission as grading
 from harness.classes import progress
+from harness.outcome import End
 from harness.running import launcher, sandbox
 from harness.loading import spec as specs
 from harness.running.environment import reference_env
@@ -366,7 +367,7 @@ def cmd_record(args, settings: config.Settings) -> int:
     case = recording.record(spec, milestone, target, rubric, list(args.args), args.seed, TerminalInputs(),
                             description=args.description, points=args.points, echo=recording.echo_terminal)
     recording.write(case, args.output, args.force)
-    print(f"\nwrote {args.output} ({len(case['inputs'])} inputs, ended: {case['_ended']})", file=sys.stderr)
+    print(f"\nwrote {args.output} ({len(case['inputs'])} inputs, ended: {case['_ended'].label()})", file=sys.stderr)
     return 0
 
 
@@ -402,8 +403,8 @@ def cmd_new(args, settings: config.Settings) -> int:
     made = scaffold.create(plan, paths.project_root(settings.root), settings)
     for path in made.written:
         print(f"wrote {path}")
-    print(f"the recorded case ({made.written[2].name}) ended: {made.ended}"
-          + ("" if made.ended == "exit status 0" else "; give --inputs that finish a game, or record one with "
+    print(f"the recorded case ({made.written[2].name}) ended: {made.ended.label()}"
+          + ("" if made.ended == End.exited(0) else "; give --inputs that finish a game, or record one with "
              f"`harness record {args.game} -o cases/{args.game}/NAME.yaml`"))
     print(f"next: edit the TODOs in {made.written[0]}, add cases (`harness record {args.game} -o ...`), then "
           f"`harness samples {args.game}` (docs/adding-a-game.md)")

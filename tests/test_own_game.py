@@ -36,6 +36,8 @@ def test_new_makes_a_game_whose_samples_pass_at_once(tmp_path, harness_cli):
     root = tmp_path / "project"
     made = new_own_game(root)
     assert made.returncode == 0, made.stderr
+    # the inputs finish the game: the recorded case ended with status 0, and no hint to give others
+    assert "ended: exit status 0" in made.stdout and "give --inputs" not in made.stdout, made.stdout
     spec = specs.load(OWN_GAME, root)
     assert spec.built_reference and spec.reference.name == "java" and spec.reference.main == "Climb"
     assert spec.targets["game"].languages["java"].files == ["Climb.java"]

@@ -39,7 +39,7 @@ def record(spec: Spec, milestone: str | None, target: str, rubric: str, program_
         case["seed"] = seed
     case["inputs"] = transcript.typed(run.events)
     case["expect"] = {"exit": run.end.value, "transcript": run.events}
-    case["_ended"] = run.end.label()
+    case["_ended"] = run.end  # how the reference ended (typed; not written to the file)
     return case
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from harness.errors import InputError
 from harness.loading import config, paths, policy as policies
+from harness.outcome import End
 from harness.running import runner
 
 GAME_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
@@ -147,7 +148,7 @@ def readme_text(plan: Plan, language: str, main: str | None) -> str:
 @dataclass
 class Made:
     written: list[Path]
-    ended: str  # how the recorded game ended ("exit status 0" when the inputs finished it)
+    ended: End  # how the recorded game ended (an exit with status 0 when the inputs finished it)
 
 
 def create(plan: Plan, root: Path, settings: config.Settings = config.DEFAULTS) -> Made:
