@@ -102,18 +102,18 @@ class Explainer:
                 result.status = MutantStatus.SURVIVED  # the search reaches what no case does
             result.search = self._judge(result, tried, found)
 
-    def _judge(self, result: MutantResult, tried: int, found: list[dict]) -> Search:
+    def _judge(self, result: MutantResult, tried: int, found: list[audit_search.Difference]) -> Search:
         textual = None
         for difference in found:
-            probe = difference["probe"]
-            error_status = _only_an_error_status(probe.output, difference["actual"], probe.end, difference["actual_end"])
+            probe = difference.probe
+            error_status = _only_an_error_status(probe.output, difference.actual, probe.end, difference.actual_end)
             items = [] if error_status else self._items_failing(result.mutant, probe)
             search = Search(Finding.EXPOSED if items else Finding.LIBERTY, tried, probe.case, probe.milestone,
-                            probe.target, list(probe.inputs), probe.seed, probe.output, difference["actual"],
-                            probe.end, difference["actual_end"], items)
+                            probe.target, list(probe.inputs), probe.seed, probe.output, difference.actual,
+                            probe.end, difference.actual_end, items)
             if items:
                 return search
-            if (probe.output != difference["actual"] or error_status) and textual is None:
+            if (probe.output != difference.actual or error_status) and textual is None:
                 textual = search
         return textual or Search(Finding.EQUIVALENT, tried)
 

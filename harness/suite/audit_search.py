@@ -160,7 +160,16 @@ def _shrink(run, inputs: list[str], budget: int = 120) -> list[str]:
     return seq
 
 
-def differ_job(job: tuple) -> tuple[int, list[dict]]:
+@dataclass(frozen=True)
+class Difference:
+    """A sequence on which a mutant's output differs from the reference's: the probe with the
+    reference's output and end on the shrunk inputs, and the mutant's."""
+    probe: Probe
+    actual: str
+    actual_end: SearchEnd
+
+
+def differ_job(job: tuple) -> tuple[int, list[Difference]]:
     """Run a mutant on the sequences that reach its lines until three differ from the
     reference: (sequences run, the differences, each shrunk)."""
     source, reference, filename, probes, wanted = job
@@ -179,8 +188,8 @@ def differ_job(job: tuple) -> tuple[int, list[dict]]:
             continue
         seq = _shrink(lambda s: run(s, probe.argv), list(probe.inputs))
         ref, mut = run(seq, probe.argv)
-        found.append({"probe": replace(probe, inputs=tuple(seq), output=ref[0], end=ref[1], lines=frozenset()),
-                      "actual": mut[0], "actual_end": mut[1]})
+        found.append(Difference(replace(probe, inputs=tuple(seq), output=ref[0], end=ref[1], lines=frozenset()),
+                                mut[0], mut[1]))
         if len(found) >= wanted:
             break
     return tried, found
