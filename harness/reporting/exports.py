@@ -13,7 +13,8 @@ from pathlib import Path
 
 from harness import atomic
 from harness.grading import scoring
-from harness.results import FAILED, HARNESS_ERROR, PASSED, UNGRADABLE, CaseResult, SubmissionResult, Verdict
+from harness.results import FAILED, HARNESS_ERROR, PASSED, UNGRADABLE, CaseResult, SubmissionResult, Verdict, \
+    Visibility
 from harness.safe_text import cap, visible, writable
 
 MESSAGE_CHARS = 4000  # what a student reads in one test's output
@@ -106,15 +107,15 @@ def gradescope(result: SubmissionResult, hidden: str = HIDDEN_CASES, level: str 
         "status": "passed" if case.passed else "failed",
         "output": case_message(case, explained.worth(case).text(), result.status == Verdict.MISSING_FILES),
         "tags": [case.rubric],
-        "visibility": "visible" if case.visibility == "public" else hidden,
+        "visibility": "visible" if case.visibility == Visibility.PUBLIC else hidden,
     } for case in result.cases]
     if level is not None:  # the spec stages what a student sees of a hidden case
-        hidden_cases = [i for i, case in enumerate(result.cases) if case.visibility == "hidden"]
+        hidden_cases = [i for i, case in enumerate(result.cases) if case.visibility == Visibility.HIDDEN]
         for number, i in enumerate(hidden_cases, 1):
             tests[i] = _staged_test(tests[i], result.cases[i], number, level)
     notes = build_notes(result)
     summary = f"{result.title}: {result.passed} of {result.total} cases passed"
-    if result.published and not any(case.visibility == "hidden" for case in result.cases):
+    if result.published and not any(case.visibility == Visibility.HIDDEN for case in result.cases):
         summary += "".join(f"\n{item.id} {scoring.points(item.earned)}/{scoring.points(item.weight)}: "
                            f"{explained.account(item).text()}"
                            for item in result.items if item.graded and item.counted)

@@ -111,7 +111,7 @@ def explain_failures(result: SubmissionResult, stream=None, every: bool = False)
     """The first divergent turn of a failing case, expected above actual."""
     stream = stream or sys.stdout
     for case in result.cases:
-        if case.status != "failed" or case.first_divergence is None:
+        if case.status != Status.FAILED or case.first_divergence is None:
             continue
         turn = case.turns[case.first_divergence]
         typed = f" (after typing {visible(turn.typed)!r})" if turn.typed is not None else ""

@@ -59,6 +59,7 @@ from harness import atomic
 from harness.running import cgroups
 from harness.loading import paths
 from harness.errors import InputError
+from harness.outcome import Kind
 
 UID_BASE = 1_900_000_000  # far above the ids of people and of subordinate-id ranges
 _UID_SPAN = 1 << 22  # the largest pid_max: thread ids below it never collide
@@ -426,7 +427,7 @@ def exit_status(end):
     """bwrap reports a program killed by signal N as exit status 128 + N: say it as the signal.
     Takes a plain status or an `End`, and gives back the same kind; the caller asks only of a
     sandboxed run."""
-    status = getattr(end, "status", end) if getattr(end, "kind", "exit") == "exit" else None
+    status = getattr(end, "status", end) if getattr(end, "kind", Kind.EXIT) == Kind.EXIT else None
     if works() and isinstance(status, int) and not isinstance(status, bool) and 128 < status < 128 + 32:
         try:
             name = signal.Signals(status - 128).name

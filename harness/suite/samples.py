@@ -28,7 +28,7 @@ from harness.loading import schema
 from harness.loading import yamlfile
 from harness.loading.cases import Case
 from harness.errors import InputError
-from harness.results import FAILED, Cause, SubmissionResult
+from harness.results import FAILED, UNGRADABLE, Cause, SubmissionResult
 from harness.loading.spec import Spec
 
 _LOST = 1e-9  # an item is lost when it earned less than its weight by more than rounding
@@ -168,7 +168,7 @@ def judge(expectation: Expectation, found: list[Case], result: SubmissionResult)
             problems.append(_items_differ(lost, promised))
     if not problems and expectation.full_marks and result.possible and result.percent != 100.0:
         problems.append(f"scored {result.percent:g} %, expected 100 %")
-    ungradable = {c.name for c in result.cases if c.status == "ungradable"}
+    ungradable = {c.name for c in result.cases if c.status == UNGRADABLE}
     if expectation.ungradable is not None and ungradable != expectation.ungradable:
         shown = ", ".join(sorted(ungradable)) or "none"
         problems.append(f"cases not gradable: {shown}; expected: {', '.join(sorted(expectation.ungradable)) or 'none'}")
