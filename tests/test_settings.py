@@ -137,3 +137,14 @@ def test_the_pytest_plugin_stops_on_a_bad_setting_before_collecting(tmp_path):
     assert done.returncode == 4, done.stdout + done.stderr  # pytest's usage error
     assert says in done.stderr and "Traceback" not in done.stderr
     assert "collected" not in done.stdout
+
+
+def test_a_cluster_worker_gets_the_callers_sandbox_but_sizes_its_own_pool():
+    """What travels to a cluster's workers: the caller's sandbox and JVM-archive settings, but not
+    its number of case workers (set for the caller's cores) nor its project root (a path on its disk)."""
+    from harness.classes import cluster
+
+    caller = config.load({"HARNESS_SANDBOX": "off", "HARNESS_NO_CDS": "1", "HARNESS_JOBS": "3"})
+    sent = cluster.for_workers(caller)
+    assert (sent.sandbox, sent.no_cds) == (caller.sandbox, caller.no_cds) == ("off", True)
+    assert sent.jobs is None and sent.root is None

@@ -6,8 +6,9 @@ and the cases travel once per worker in a worker plugin that also holds the one 
 worker reuses for every task of the grading. A worker grades with the same code as a local
 grading (the same sandbox and limits), and sends back the typed `SubmissionResult`; the caller
 writes every report and the gradebook as for a local result. The caller's settings (its
-HARNESS_* variables, read once by its front door) travel to the workers with the grading: a
-worker reads none of its own.
+HARNESS_* variables, read once by its front door) travel to the workers with the grading, but
+the number of case workers, which each worker sizes to its own cores: a worker reads none of
+its own.
 
 Workers must be able to start the harness's case-worker processes, which a daemonic process
 may not: start them with `DASK_DISTRIBUTED__WORKER__DAEMON=False dask worker ADDRESS`
@@ -107,7 +108,7 @@ class Setup:
     spec_files: bytes  # the spec's folder (support files, a reference named through {spec})
     version: str  # the caller's code.version()
     allow_unconfined: bool  # --no-sandbox or HARNESS_SANDBOX=off on the caller
-    settings: config.Settings  # the caller's HARNESS_* settings: a worker never reads its own environment for them
+    settings: config.Settings  # the caller's HARNESS_* settings (`for_workers`): a worker never reads its own environment for them
 
 
 class Grading(WorkerPlugin):
@@ -234,7 +235,7 @@ class Cluster:
         except (TooBig, OSError) as problem:
             raise InputError(f"{spec.folder}: cannot send the spec's folder to the workers ({problem}); keep only "
                              "spec.yaml, its README and support files there") from None
-        setup = Setup(spec, milestone, list(cases), files, code.version(), self.allow_unconfined, self.settings)
+        setup = Setup(spec, milestone, list(cases), files, code.version(), self.allow_unconfined, for_workers(self.settings))
         self.client.register_plugin(Grading(setup), name=name)
         return name
 
@@ -274,6 +275,13 @@ def _settled(make) -> concurrent.futures.Future:
     except Exception as problem:  # reported as any submission the harness failed on
         future.set_exception(problem)
     return future
+
+
+def for_workers(settings: config.Settings) -> config.Settings:
+    """The caller's settings as they travel to the workers: the sandbox and the JVM archive as
+    the caller set them, but not the number of case workers (each worker sizes its pool to its
+    own cores) nor the project root (a path on the caller's disk; the spec travels instead)."""
+    return replace(settings, jobs=None, root=None)
 
 
 def connect(address: str, allow_unconfined: bool, settings: config.Settings = config.DEFAULTS) -> Cluster:
