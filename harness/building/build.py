@@ -502,7 +502,7 @@ def build(submission: Path, spec: Spec, target_id: str, compiler=None,
             result.language, result.reason = _missing(sub, spec.targets[target_id], lang, choices, missing)
             return result
         warm = compiler if lang.name == "java" else None
-        folder = Path(tempfile.mkdtemp(prefix=f"harness-build-{target_id}-",
+        folder = Path(tempfile.mkdtemp(prefix=paths.temporary(f"{paths.BUILD_KIND}-{target_id}"),
                                        dir=warm.workspace() if warm is not None else None))
         out = folder / "out"
         out.mkdir()

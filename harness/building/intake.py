@@ -19,6 +19,8 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from harness.loading import paths
+
 MAX_ENTRIES = 2000  # files and folders in a submission or members in an archive
 MAX_DEPTH = 40  # folder levels
 MAX_BYTES = 50 * 1024 * 1024  # everything an archive unpacks to, members left out included
@@ -108,7 +110,7 @@ def open_submission(path: Path) -> Submission:
         if archive is None:
             files, notes = walk(path)
             return Submission(path, files, notes)
-        temp = tempfile.mkdtemp(prefix="harness-intake-")
+        temp = tempfile.mkdtemp(prefix=paths.temporary("intake"))
         sub = Submission(Path(temp), [], [f"unpacked {archive.name}"], temp=temp)
         try:
             sub.notes += unpack(archive, Path(temp))

@@ -30,6 +30,7 @@ from harness.running import cgroups
 from harness.running import limits
 from harness.running import sandbox
 from harness.running.environment import child_env
+from harness.loading import paths
 
 SOURCE = Path(__file__).resolve().parent / "java" / "WarmJavac.java"
 READY_SECONDS = 180  # to start the JVM and warm it up, on a loaded machine
@@ -158,7 +159,7 @@ class WarmJavac:
 
     def _tool(self) -> Path:
         if self._root is None:
-            self._root = Path(tempfile.mkdtemp(prefix="harness-javac-"))
+            self._root = Path(tempfile.mkdtemp(prefix=paths.temporary("javac")))
             (self._root / "tool").mkdir()
             shutil.copyfile(SOURCE, self._root / "tool" / SOURCE.name)
         return self._root / "tool"

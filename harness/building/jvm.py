@@ -62,7 +62,7 @@ def _java_identity() -> str | None:
 
 
 def _make(archive: Path, env: dict) -> bool:
-    with tempfile.TemporaryDirectory(prefix="harness-cds-") as work:
+    with tempfile.TemporaryDirectory(prefix=paths.temporary("cds")) as work:
         (Path(work) / "Warm.java").write_text(_WARM_UP)
         steps = [
             (["javac", "-d", work, str(Path(work) / "Warm.java")], None),

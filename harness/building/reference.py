@@ -26,6 +26,7 @@ from harness.loading import config
 from harness.loading.spec import BuiltReference, Language, Spec
 from harness.running import sandbox
 from harness.running.environment import child_env
+from harness.loading import paths
 
 ERROR_LINES = 5  # of the compiler's output, in the message of a reference that does not compile
 
@@ -56,7 +57,7 @@ def _build(spec: Spec, recipe: Language, folder: Path, settings: config.Settings
         values = {"src": str(folder), "out": str(folder), "python": builder.SUBMISSION_PYTHON,
                   "main": recipe.main or recipe.files[0], "jvm": builder.JVM_FLAGS}
         return BuiltReference(tuple(builder.run_command(recipe, values)), str(folder))
-    staging = Path(tempfile.mkdtemp(prefix="harness-reference-"))
+    staging = Path(tempfile.mkdtemp(prefix=paths.temporary("reference")))
     try:
         out = staging / "out"
         out.mkdir()
@@ -104,7 +105,7 @@ def _home(key: str | None, out: Path) -> Path:
         entry = build_cache.folder() / key / "out"
         if entry.is_dir():
             return entry
-    kept = tempfile.TemporaryDirectory(prefix="harness-reference-built-")
+    kept = tempfile.TemporaryDirectory(prefix=paths.temporary("reference-built"))
     _kept.append(kept)
     home = Path(kept.name) / "out"
     shutil.copytree(out, home, symlinks=True)

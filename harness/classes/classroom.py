@@ -25,6 +25,7 @@ from pathlib import Path
 
 from harness.building import intake
 from harness.loading.spec import Spec
+from harness.loading import paths
 
 class Layout(StrEnum):
     """How a submission was found: a child of a class folder, or an LMS export's files grouped."""
@@ -307,7 +308,7 @@ class Staging:
         if not entry.members or entry.path is not None:
             return
         if self.root is None:
-            self.root = Path(tempfile.mkdtemp(prefix="harness-class-"))
+            self.root = Path(tempfile.mkdtemp(prefix=paths.temporary("class")))
         folder = self.root / entry.name
         folder.mkdir()
         budget = intake.MAX_BYTES

@@ -44,6 +44,7 @@ from harness.running import sandbox
 from harness.loading import code, config
 from harness.errors import InputError
 from harness.results import SubmissionResult
+from harness.loading import paths
 
 MAX_BYTES = intake.MAX_BYTES  # of a submission's files sent to a worker: intake's own limit for an archive
 CONNECT_SECONDS = 5  # a scheduler answers in well under a second; a wrong address waits this long
@@ -123,7 +124,7 @@ class Grading(WorkerPlugin):
     def setup(self, worker) -> None:
         given = self.setup_data
         self.address = worker.address
-        self.folder = Path(tempfile.mkdtemp(prefix="harness-cluster-"))
+        self.folder = Path(tempfile.mkdtemp(prefix=paths.temporary("cluster")))
         specs = self.folder / "specs"
         specs.mkdir()
         try:
@@ -169,7 +170,7 @@ class Grading(WorkerPlugin):
         given = self.setup_data
         if self.refusal:
             return executor.unfinished(self.spec, given.milestone, entry, self.refusal, sandbox_setting=given.settings.sandbox)
-        with tempfile.TemporaryDirectory(prefix="harness-submission-", dir=self.folder) as temp:
+        with tempfile.TemporaryDirectory(prefix=paths.temporary("submission"), dir=self.folder) as temp:
             try:
                 unpack(packed, Path(temp), Path(entry.path).name)
             except intake.IntakeProblem as problem:

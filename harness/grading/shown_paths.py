@@ -2,7 +2,11 @@
 
 A build happens in a temporary folder (`/tmp/harness-build-game-x1y2/out`), runs start in
 others, and the JVM's shared archive is in the user's cache: their paths say nothing to a
-student and change on every run. `scrub` rewrites the texts the harness wrote into a result
+student and change on every run. Every temporary folder the harness makes is named by
+`paths.temporary(kind)`, so they are told apart from a student's own folders by that name.
+This is done once, at the end of a grading, on the machine that graded: only it knows its
+temporary folder and its cache (a cluster worker's are not the caller's), and every report,
+whichever front door writes it, then holds the same words. `scrub` rewrites the texts the harness wrote into a result
 (build logs and reasons, case reasons, notes and commands) so a build folder reads `<build>`,
 another of the harness's temporary folders `<tmp>` and the cache `<cache>`: every report,
 result.json, Gradescope's output and the terminal read the same words. What the program printed
@@ -33,10 +37,10 @@ def _shown(rest: str) -> str | None:
     """A path under the temporary folder, from just below it: its shown form, or None when it
     is not the harness's (a student's own folder under /tmp stays as it is)."""
     parts = rest.split("/")
-    ours = [index for index, part in enumerate(parts) if part.startswith("harness-")]
+    ours = [index for index, part in enumerate(parts) if part.startswith(paths.TEMP_PREFIX)]
     if ours:
         last = ours[-1]
-        label = BUILD if parts[last].startswith("harness-build-") else TEMP
+        label = BUILD if parts[last].startswith(paths.temporary(paths.BUILD_KIND)) else TEMP
         return "/".join([label, *parts[last + 1:]])
     if parts[0].startswith("hs_err"):  # the JVM's crash file, named in every Java run's command
         return "/".join([TEMP, *parts])

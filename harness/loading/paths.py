@@ -2,10 +2,20 @@
 
 Everything that needs one of these folders asks here, so that HARNESS_ROOT (as the front door
 read it into its settings), a checkout and an installed copy all agree; the harness's folder in
-the user's cache is found here too.
+the user's cache is found here too, and the names of the harness's own temporary folders.
 """
 import os
 from pathlib import Path
+
+TEMP_PREFIX = "harness-"  # every temporary folder and file the harness makes is named so (shown as <tmp>)
+BUILD_KIND = "build"  # a submission's build folder (shown as <build>)
+
+
+def temporary(kind: str) -> str:
+    """The name prefix of a temporary folder or file of this kind (`harness-run-`): the one
+    convention by which reports show the harness's own folders as <tmp> and <build>
+    (grading/shown_paths.py), whatever the system's temporary folder."""
+    return f"{TEMP_PREFIX}{kind}-"
 
 
 def install_root() -> Path:

@@ -123,7 +123,7 @@ class GameRun:
 @contextlib.contextmanager
 def shared_folder():
     """A private folder for the workers of one xdist run, removed when the run ends."""
-    folder = Path(tempfile.mkdtemp(prefix="harness-pytest-"))
+    folder = Path(tempfile.mkdtemp(prefix=paths.temporary("pytest")))
     try:
         yield folder
     finally:

@@ -27,6 +27,8 @@ import os
 import tempfile
 from dataclasses import dataclass
 
+from harness.loading import paths
+
 # How often a running program's time is added to the counter (the most a run of it can
 # overshoot the budget by).
 METER_SECONDS = 0.2
@@ -76,7 +78,7 @@ class Budget:
     @classmethod
     def create(cls, seconds: float) -> "Budget":
         """A fresh counter, nothing spent; `remove` it when the grading ends."""
-        descriptor, path = tempfile.mkstemp(prefix="harness-budget-")
+        descriptor, path = tempfile.mkstemp(prefix=paths.temporary("budget"))
         os.close(descriptor)
         return cls(path, float(seconds))
 

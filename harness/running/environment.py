@@ -59,7 +59,7 @@ class Workdir:
     """A fresh, empty working folder for one run, removed afterwards."""
 
     def __enter__(self) -> str:
-        self._dir = tempfile.TemporaryDirectory(prefix="harness-run-")
+        self._dir = tempfile.TemporaryDirectory(prefix=paths.temporary("run"))
         return self._dir.name
 
     def __exit__(self, *exc):

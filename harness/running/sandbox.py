@@ -355,7 +355,7 @@ def own_copies(folders: list[str]) -> Iterator[dict[str, str]]:
 
 def _copied(folders: list[str], place: str | None) -> tuple[str, dict[str, str]]:
     """A new folder in `place` (None: the temporary folder) holding a copy of each folder."""
-    base = tempfile.mkdtemp(prefix="harness-copy-", dir=place)
+    base = tempfile.mkdtemp(prefix=paths.temporary("copy"), dir=place)
     try:
         copies = {}
         for index, folder in enumerate(folders):

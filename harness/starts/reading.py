@@ -27,6 +27,7 @@ from harness.loading.random_start import RandomStart
 from harness.outcome import Kind as EndKind
 from harness import transcript
 from harness.transcript import Transcript
+from harness.loading import paths
 
 
 
@@ -90,7 +91,7 @@ def too_long(settings: RandomStart, start: str) -> StartProblem | None:
 def start_file(start: str):
     """The start written to a file of the grader's own (never the program's folder), for
     `--start-file`: no command-line limit, and no start can be read as an option."""
-    descriptor, path = tempfile.mkstemp(prefix="harness-start-", suffix=".txt")
+    descriptor, path = tempfile.mkstemp(prefix=paths.temporary("start"), suffix=".txt")
     try:
         with os.fdopen(descriptor, "w", encoding="utf-8", errors="surrogateescape", newline="") as file:
             file.write(start)

@@ -65,6 +65,7 @@ from harness.suite.audit_reference import made_from, resolve, sources_of
 from harness.suite.audit_report import progress_line
 from harness.suite.audit_results import Audit, Finding, ItemAudit, MutantResult, MutantStatus
 from harness.suite.audit_run import Auditor, CompiledAuditor, choose
+from harness.loading import paths
 
 SEARCH = 300  # input sequences the search grows from the cases (per audit), by default
 
@@ -146,7 +147,7 @@ def audit(spec: Spec, milestones: list[str | None], cases: list[Case], options: 
     local = executor.Local(options.jobs, threads=2 * grading.workers(options.jobs, options.settings),
                            settings=options.settings)  # threads keep the case workers fed
     grader, results, futures, searched = local.grader, [], [], 0
-    with tempfile.TemporaryDirectory(prefix="harness-audit-") as scratch:
+    with tempfile.TemporaryDirectory(prefix=paths.temporary("audit")) as scratch:
         try:
             auditor = (CompiledAuditor if compiled else Auditor)(spec, milestones, cases, grader, Path(scratch))
             reach = auditor.reach()
