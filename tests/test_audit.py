@@ -471,16 +471,16 @@ def test_the_search_runs_a_program_in_process_as_a_terminal_would():
     a program that loops is stopped, and one that prints without end too."""
     source = TALLY.read_text(encoding="utf-8")
     out, end, lines = linetrace.execute(source, str(TALLY), ["--seed", "1"], "3\n", trace=True)
-    assert end == "waiting" and out.count("Add? ") == 2 and lines
+    assert end == ("waiting", None) and out.count("Add? ") == 2 and lines
     loop = "def main(argv):\n    while True:\n        pass\n"
-    assert linetrace.execute(loop, "/x.py", [], "", seconds=0.2)[1] == "timeout"
+    assert linetrace.execute(loop, "/x.py", [], "", seconds=0.2)[1] == ("timeout", None)
     chatty = "def main(argv):\n    while True:\n        print('x' * 1000)\n"
-    assert linetrace.execute(chatty, "/x.py", [], "", max_bytes=10_000)[1] == "output-limit"
+    assert linetrace.execute(chatty, "/x.py", [], "", max_bytes=10_000)[1] == ("output-limit", None)
     crash = "def main(argv):\n    return 1 // 0\n"
-    assert linetrace.execute(crash, "/x.py", [], "")[1] == "crash ZeroDivisionError"
+    assert linetrace.execute(crash, "/x.py", [], "")[1] == ("crash", "ZeroDivisionError")
 
 
-def test_a_search_runs_end_is_typed_and_shown_in_linetraces_words():
+def test_a_search_runs_end_is_typed_and_shown_in_the_reports_words():
     """Each run of the search ends as a `SearchEnd`: an `End` (its kind and exit status), or a
     crash with its exception's name, kept apart from an exit 1; shown, it reads as before."""
     runs = [
@@ -493,9 +493,10 @@ def test_a_search_runs_end_is_typed_and_shown_in_linetraces_words():
     ]
     for source, stdin, typed, words in runs:
         out, end, _ = audit_search._execute(source, "/x.py", [], stdin)
-        assert end == typed and str(end) == words == linetrace.execute(source, "/x.py", [], stdin)[1]
-    assert audit_search._ended("timeout") == SearchEnd(End(Kind.TIMEOUT))
-    assert audit_search._ended("exit True") == SearchEnd(End.exited(1))  # main returned True: a process exits 1
+        assert end == typed and str(end) == words
+    assert audit_search._ended(("timeout", None)) == SearchEnd(End(Kind.TIMEOUT))
+    returns_true = "def main(argv):\n    return True\n"
+    assert linetrace.execute(returns_true, "/x.py", [], "")[1] == ("exit", 1)  # as a process would exit
     assert SearchEnd(End.exited(1)) != SearchEnd(None, "ValueError")
     assert [e.error_status for e in (SearchEnd(End.exited(2)), SearchEnd(End.exited(0)), SearchEnd(None, "ValueError"),
                                      SearchEnd(End(Kind.WAITING)))] == [True, False, False, False]

@@ -27,14 +27,14 @@ class Probe:
     lines: frozenset = frozenset()
 
 
-def _ended(text: str) -> SearchEnd:
-    """`linetrace.execute`'s end (`exit N`, `crash NAME`, `waiting`, `timeout`, `output-limit`) typed."""
-    kind, _, rest = text.partition(" ")
+def _ended(end: tuple[str, int | str | None]) -> SearchEnd:
+    """`linetrace.execute`'s end (`("exit", N)`, `("crash", NAME)`, `("waiting", None)`, …) typed."""
+    kind, detail = end
     if kind == "crash":
-        return SearchEnd(None, rest)
-    if kind == "exit":  # main's return value or SystemExit's code (a bool is an int: True exits 1)
-        return SearchEnd(End.exited(int(rest == "True") if rest in ("True", "False") else int(rest)))
-    return SearchEnd(End(Kind(text)))
+        return SearchEnd(None, str(detail))
+    if kind == "exit":
+        return SearchEnd(End.exited(int(detail)))
+    return SearchEnd(End(Kind(kind)))
 
 
 def _execute(source: str, filename: str, argv: list[str], stdin: str,

@@ -102,11 +102,19 @@ class _Typed(io.StringIO):
 _CODE: dict[tuple[str, int], types.CodeType] = {}
 
 
+def _exit_status(code) -> int:
+    """The status a process would exit with, given what main returned or SystemExit carried:
+    a number as it is (True is 1), None 0, anything else (a message) 1."""
+    return int(code) if isinstance(code, int) else 0 if code is None else 1
+
+
 def execute(source: str, filename: str, argv: list[str], stdin: str, trace: bool = False,
-            seconds: float = 2.0, max_bytes: int = 1 << 20) -> tuple[str, str, frozenset]:
+            seconds: float = 2.0, max_bytes: int = 1 << 20) -> tuple[str, tuple[str, int | str | None], frozenset]:
     """Run `source` (the text of the module at `filename`) as its `main(argv)` with `stdin` as
-    its whole input: (its standard output, how it ended: `exit N`, `crash NAME`, `waiting` (for
-    more input), `timeout` or `output-limit`, the lines of `filename` it executed when `trace`)."""
+    its whole input: (its standard output, how it ended as plain data: `("exit", N)`,
+    `("crash", EXCEPTION_NAME)`, `("waiting", None)` (for more input), `("timeout", None)` or
+    `("output-limit", None)`, the lines of `filename` it executed when `trace`). Plain data, as
+    this module also runs as a script that imports nothing of the harness."""
     key = (filename, hash(source))
     if key not in _CODE:
         if len(_CODE) > 64:
@@ -134,23 +142,22 @@ def execute(source: str, filename: str, argv: list[str], stdin: str, trace: bool
     previous = signal.signal(signal.SIGALRM, expire)
     sys.stdin, sys.stdout, sys.stderr, sys.argv = _Typed(stdin), stdout, io.StringIO(), [filename, *argv]
     sys.modules["__audit_main__"] = module
-    end = "exit 0"
+    end: tuple[str, int | str | None] = ("exit", 0)
     try:
         signal.setitimer(signal.ITIMER_REAL, seconds)
         if trace:
             sys.settrace(calls)
         exec(_CODE[key], module.__dict__)
         status = module.main(list(argv))
-        end = f"exit {status if isinstance(status, int) else 0 if status is None else 1}"
+        end = ("exit", _exit_status(status))
     except SystemExit as stop:
-        code = stop.code
-        end = f"exit {code if isinstance(code, int) else 0 if code is None else 1}"
+        end = ("exit", _exit_status(stop.code))
     except _Stop as stop:
-        end = str(stop)
+        end = (str(stop), None)
     except RecursionError:
-        end = "crash RecursionError"
+        end = ("crash", "RecursionError")
     except Exception as problem:  # noqa: BLE001 - a mutant's crash is its outcome
-        end = f"crash {type(problem).__name__}"
+        end = ("crash", type(problem).__name__)
     finally:
         sys.settrace(None)
         signal.setitimer(signal.ITIMER_REAL, 0)
@@ -158,7 +165,7 @@ def execute(source: str, filename: str, argv: list[str], stdin: str, trace: bool
         try:
             stdout.flush()
         except _Stop:
-            end = "output-limit"
+            end = ("output-limit", None)
         except Exception:  # noqa: BLE001
             pass
         sys.stdin, sys.stdout, sys.stderr, sys.argv = saved
