@@ -81,8 +81,9 @@ class CaseResult:
     typed: list[str] = field(default_factory=list)
     expected: Transcript = field(default_factory=list)
     expected_end: End | None = None
-    actual: Transcript = field(default_factory=list)
+    actual: Transcript = field(default_factory=list)  # as a person at the terminal reads it
     actual_end: End | None = None
+    printed: Transcript | None = None  # as printed, where the terminal's reading differs (clears, colours, redraws)
     detail: str = ""  # how the run ended, for a person
     policy: str = ""  # the comparison policy, described
     turns: list[Turn] = field(default_factory=list)

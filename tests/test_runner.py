@@ -9,6 +9,7 @@ import textwrap
 
 import pytest
 
+from harness import transcript
 from harness.running import proctree, runner
 from harness.running.environment import child_env
 from harness.outcome import End
@@ -190,8 +191,17 @@ def test_invalid_utf8_is_shown_and_noted(tmp_path):
 
 
 def test_output_bytes_are_kept_exactly(tmp_path):
+    """What is read is what the terminal shows (a CRLF line end is a line end); the bytes as
+    printed are kept beside it for the report."""
     result = run_script(tmp_path, "import sys\nsys.stdout.write('a \\r\\nb\\t○●  ')\n")
-    assert result.output() == "a \r\nb\t○●  "
+    assert result.output() == "a \nb\t○●  "
+    assert transcript.output(result.raw) == "a \r\nb\t○●  "
+
+
+def test_plain_output_has_no_second_copy(tmp_path):
+    result = run_script(tmp_path, "print('a b')\nprint('○●')\n")
+    assert result.output() == "a b\n○●\n"
+    assert result.raw is None
 
 
 def test_the_child_environment_is_built_not_inherited(tmp_path, monkeypatch):

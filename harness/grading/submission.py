@@ -203,6 +203,7 @@ def _attempt(spec: Spec, case: Case, build: builder.Build, meter: Meter | None =
         inputs = make_inputs(spec, case, home)
         result.command, run = _run_program(spec, case, build, home, inputs, meter, spin)
         result.actual, result.actual_end, result.detail = run.events, run.end, run.detail
+        result.printed = run.raw
         result.cause = Cause.BUDGET_SPENT if run.budget_spent else None
         result.notes, result.seconds = list(run.notes), run.seconds
         view = view_of(spec, case.rubric, case.compare)
@@ -323,6 +324,8 @@ REASON_CHARS = 2000
 def _bounded(result: CaseResult) -> CaseResult:
     """A flood of output stays out of the reports: first and last part kept, the cut marked."""
     result.actual = [{"out": cap(e["out"], STORED_CHARS)} if "out" in e else e for e in result.actual]
+    if result.printed is not None:
+        result.printed = [{"out": cap(e["out"], STORED_CHARS)} if "out" in e else e for e in result.printed]
     for turn in result.turns:
         turn.actual = cap(turn.actual, STORED_CHARS) if turn.actual is not None else None
         turn.read = cap(turn.read, STORED_CHARS) if turn.read is not None else None

@@ -31,7 +31,7 @@ from pexpect.spawnbase import SpawnBase
 from harness.running import cgroups
 from harness.loading.run_limits import Limits
 from harness.running import launcher as launch
-from harness.running import proctree, procwait
+from harness.running import proctree, procwait, screen
 from harness.running.budget import METER_SECONDS, SPENT as BUDGET_SPENT
 from harness.outcome import End
 from harness import transcript
@@ -80,6 +80,8 @@ class RunResult:
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
     budget_spent: bool = False  # stopped because the submission's time budget ran out
+    raw: Transcript | None = None  # the bytes as printed, where the terminal's reading (events) differs
+
 
     def output(self) -> str:
         return transcript.output(self.events)
@@ -241,7 +243,9 @@ class _Session:
         self.poller = _Readable(child.child_fd)
         group = cgroups.name_for(child.pid)
         self.probe = procwait.WaitProbe(child.pid, lambda: cgroups.threads(group)) if procwait.AVAILABLE else None
-        self.events: Transcript = []
+        self.events: Transcript = []  # as a person at the terminal reads it (screen)
+        self.raw: Transcript = []  # as printed
+        self.screen = screen.ScreenReading(launch.ROWS)
         self.notes: list[str] = []
         self.pending = bytearray()
         self.so_far: list[str] = []
@@ -265,16 +269,22 @@ class _Session:
         return self.limits.budget.spend(spent) > 0
 
     def _flush_turn(self) -> None:
+        """The turn's output, as printed and as the terminal shows it (what everything reads)."""
         text = _decode(bytes(self.pending), self.notes, self.typed)
-        if text:
-            self.events.append({"out": text})
-            self.so_far.append(text)
         self.pending.clear()
+        if text:
+            self.raw.append({"out": text})
+            self.screen.feed(text)
+        shown = self.screen.take_turn()
+        if shown:
+            self.events.append({"out": shown})
+            self.so_far.append(shown)
 
     def _finish(self, end: End, detail: str = "", budget_spent: bool = False) -> RunResult:
         self._flush_turn()
         self._report(time.monotonic())
-        return RunResult(self.events, end, detail, time.monotonic() - self.started, self.notes, budget_spent)
+        raw = self.raw if transcript.output(self.raw) != transcript.output(self.events) else None
+        return RunResult(self.events, end, detail, time.monotonic() - self.started, self.notes, budget_spent, raw)
 
     def _read(self) -> bool:
         """Take what the program printed; False at end of output."""
@@ -293,6 +303,8 @@ class _Session:
     def _type(self, line: str) -> None:
         self._flush_turn()
         self.events.append({"in": line})
+        self.raw.append({"in": line})
+        self.screen.typed(line)
         self.typed += 1
         if self.probe is not None:
             self.probe.fed()
