@@ -276,12 +276,12 @@ def _budget_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--budget", type=_budget, metavar="SECONDS",
                    help="the wall time all the runs of one submission may take together (its draws, repeats and "
                         "extra runs; not the time it waits for a worker); what is left then fails, not run "
-                        "(default: the spec's limits.submission_seconds, else 600)")
+                        "(default: the cases' turns at their limit plus the spec's limits.submission_seconds, else 600)")
 
 
 def _budgeted(spec, args):
     """The spec with the submission time budget given on the command line, if one was."""
-    return dataclasses.replace(spec, submission_seconds=args.budget) if args.budget else spec
+    return dataclasses.replace(spec, submission_seconds=args.budget, budget_given=True) if args.budget else spec
 
 
 def _game(name: str, settings: config.Settings):

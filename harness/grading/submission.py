@@ -25,7 +25,7 @@ from harness.loading.spec import Spec
 from harness.outcome import End, Kind
 from harness.results import FAILED, HARNESS_ERROR, PASSED, BuildSummary, CaseResult, Cause, SubmissionResult, Verdict, Visibility
 from harness.running import launcher, proctree, runner, sandbox
-from harness.running.budget import Budget, Meter, counter
+from harness.running.budget import Budget, Meter, counter, for_cases
 from harness.running.environment import Workdir, child_env, fork_server, reference_env
 from harness.safe_text import cap
 from harness.starts import drawing
@@ -500,7 +500,8 @@ class Grader:
               public_done: Callable[[SubmissionResult], None] | None = None) -> SubmissionResult:
         """Build every target the cases need (unless `builds` are given), run all cases, score.
         Every run of the cases, their draws and repeats, the settling and the top-up runs share
-        the submission's time budget (spec.submission_seconds; harness/running/budget.py).
+        the submission's time budget (the cases' turns at their limit and spec.submission_seconds on
+        top, or the --budget given as a whole: harness/running/budget.py, for_cases).
         `progress(done, total)` follows the cases (not the extra runs of random starts).
 
         The public cases run first, to the end (their draws, repeats, the check of their starts
@@ -518,7 +519,8 @@ class Grader:
                 for target in targets:
                     made[target] = _build(submission, spec, target, self.compiler, self.settings)
                 builds = made
-            with counter(spec.submission_seconds) as budget:
+            seconds = spec.submission_seconds if spec.budget_given else for_cases(spec.submission_seconds, spec.limits, cases)
+            with counter(seconds) as budget:
                 steps = _PhaseRun(self, spec, builds, budget, progress, len(cases))
                 public = steps.run(cases, [i for i, c in enumerate(cases) if c.visibility != Visibility.HIDDEN])
                 if public_done is not None:

@@ -98,6 +98,7 @@ class Spec:
     messages: tuple = ()  # policies.MessageClass, in the spec's order
     state: dict | None = None  # {read: "module:function", carry: [kinds]}: the state a person reads from output
     submission_seconds: float = SUBMISSION_SECONDS  # the time budget of one submission's runs, all together
+    budget_given: bool = False  # submission_seconds is --budget's or a platform's: a hard total, not on top of the cases' turns
     built: BuiltReference | None = None  # the recipe's build (harness.building.reference.prepared)
     owners: tuple = ()  # turn_owners.OwnerRule, in the spec's order: which item a turn of any case belongs to
     late: dict = field(default_factory=dict)  # LateRule by milestone (None: the spec's own `late:`)

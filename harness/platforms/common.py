@@ -22,7 +22,7 @@ def grade_folder(game: str, folder: Path, *, select: str | None, allow_unconfine
 
     spec, milestone = specs.parse_game(game, settings.root)
     if budget:
-        spec = replace(spec, submission_seconds=min(spec.submission_seconds, budget))
+        spec = replace(spec, submission_seconds=min(spec.submission_seconds, budget), budget_given=True)
     spec = reference.prepared(spec, settings=settings)
     found = caseload.load_all(spec, milestone, select)
     if not found:

@@ -5,6 +5,11 @@ random-start case is drawn again while it shows no usable start, a setup case is
 more runs, the law of the start is topped up with more runs, and each of those runs may take
 its whole turn and run limits.
 
+How large: the spec's budget (`submission_seconds`) comes on top of every case's turns at
+their limit (`for_cases`), since a correct program may take its whole turn limit on every turn
+and must not lose cases to the budget for it; what the budget stops is the extra runs adding up.
+A budget given as a whole (`--budget`, a platform's timeout) is a hard total instead.
+
 What counts is only the time the submission's own attempts take in a case worker: the
 program's run (reported by the runner while it runs, at least every METER_SECONDS, and stopped
 as soon as the budget is spent), then the rest of the attempt (the reference re-run from its
@@ -28,6 +33,7 @@ import tempfile
 from dataclasses import dataclass
 
 from harness.loading import paths
+from harness.loading.run_limits import Limits
 
 # How often a running program's time is added to the counter (the most a run of it can
 # overshoot the budget by).
@@ -73,7 +79,8 @@ class Budget:
             return 0.0
 
     def describe(self) -> str:
-        return f"{SPENT} ({self.seconds:g} s of its runs' time; the spec's limits.submission_seconds or --budget sets it)"
+        return (f"{SPENT} ({self.seconds:g} s of its runs' time: its cases' turns at their limit and the spec's "
+                "limits.submission_seconds or --budget on top)")
 
     @classmethod
     def create(cls, seconds: float) -> "Budget":
@@ -86,6 +93,26 @@ class Budget:
         """The grading is over: a run still going finds nothing left."""
         with contextlib.suppress(OSError):
             os.unlink(self.path)
+
+
+def for_cases(seconds: float, limits: Limits, cases) -> float:
+    """A grading's budget: every case's turns at their limit, each repeat counted, and `seconds`
+    (the spec's submission_seconds, or --budget) on top for the rest (a start drawn again,
+    settling, the law's extra runs, comparing). A correct program may take its whole turn limit
+    on every turn and the budget must not cut it short: it stops the extra runs a program can
+    cause from adding up without end."""
+    return seconds + sum(max(case.repeat, 1) * limits.merged(case.limits).turns_seconds(typed_lines(case))
+                         for case in cases)
+
+
+def typed_lines(case) -> int:
+    """The lines a case types: its list, or for a strategy its prefix and the moves the
+    reference played in the case's own game (a program's own start may make the game longer
+    or shorter; the budget's seconds on top absorb the difference)."""
+    if not isinstance(case.inputs, dict):
+        return len(case.inputs)
+    played = sum(1 for event in (case.expect or {}).get("transcript", []) if "in" in event)
+    return max(played, len(case.prefix))
 
 
 @contextlib.contextmanager

@@ -187,7 +187,7 @@ def run(command: list[str], *, env: dict, cwd: str, inputs, limits: Limits, echo
     before = proctree.children("self")
     started = time.monotonic()
     confinement = launch.Confinement(cgroups.TreeLimits(limits.memory_bytes, limits.tasks),
-                                     math.ceil(limits.run_seconds) + 1, _DEFAULT_TIMER_SLACK_NS)
+                                     limits.cpu_seconds, _DEFAULT_TIMER_SLACK_NS)
     try:
         process = launcher.start(command, env, cwd, confinement)
     except OSError as problem:
@@ -252,14 +252,24 @@ class _Session:
         self.total = 0
         self.typed = 0
         self.metered = started  # the run's time is reported to its budget up to here
-        left = limits.budget.left() if limits.budget is not None else math.inf
-        self.run_limit, self.by_budget = min(limits.run_seconds, max(left, 0.0)), left < limits.run_seconds
+        self.budget_left = max(limits.budget.left(), 0.0) if limits.budget is not None else math.inf
+
+    @property
+    def run_limit(self) -> float:
+        """The whole run's limit now: its own, which grows with the lines typed (Limits.whole_run),
+        capped by what was left of the budget when it started."""
+        return min(self.limits.whole_run(self.typed), self.budget_left)
+
+    @property
+    def by_budget(self) -> bool:
+        return self.budget_left < self.limits.whole_run(self.typed)
 
     def _over_time(self) -> str:
         """Why the whole run is over its time: its own limit, or what was left of its budget."""
+        own = self.limits.whole_run(self.typed)
         if self.by_budget:
-            return f"{BUDGET_SPENT}: this run was stopped after {self.run_limit:.1f} s (its own limit is {self.limits.run_seconds:g} s)"
-        return f"your program's whole run took longer than {self.limits.run_seconds:g} s"
+            return f"{BUDGET_SPENT}: this run was stopped after {self.run_limit:.1f} s (its own limit is {own:g} s)"
+        return f"your program's whole run took longer than {own:g} s (after {self.typed} typed lines)"
 
     def _report(self, now: float) -> bool:
         """The time since the last report counted against the budget; False once it is spent."""
