@@ -11,6 +11,7 @@ from pathlib import Path
 
 import python_multipart  # noqa: F401 (the form parser Starlette uses: missing means the extra is)
 import uvicorn
+from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
 from harness.errors import InputError
 from harness.loading import cases as caseload
@@ -18,13 +19,14 @@ from harness.loading import config
 from harness.loading import spec as specs
 from harness.running import environment, sandbox
 from harness.building import reference
-from harness.serve import app, lifeline, tokens
+from harness.serve import app, guard, lifeline, tokens
 from harness.serve.queue import Game, Worker
 from harness.serve.store import Store
 
-# connections and requests at once; beyond it uvicorn answers 503 at once (a proxy in front
-# should still bound connections per address: see the threat model in the manual)
+# connections and requests at once; beyond it uvicorn answers 503 at once (one address cannot
+# fill it: guard caps each address and closes a connection whose request head is late)
 MAX_CONNECTIONS = 1000
+PROXY = "127.0.0.1"  # the one address whose X-Forwarded-For is believed: a proxy there is not capped
 
 
 def games(names: list[str], settings: config.Settings) -> dict[str, Game]:
@@ -84,9 +86,10 @@ def run(names: list[str], roster_file: Path, host: str, port: int, data: Path, i
     print(f"harness serve: {', '.join(service.games)} for {len(service.roster.students)} students on "
           f"http://{host}:{port}/ (data in {data}; {queued} waiting to be graded)", file=sys.stderr, flush=True)
     logging.getLogger("uvicorn.access").disabled = False  # paths only: tokens never travel in a URL
-    server = _Server(uvicorn.Config(app.make(service), host=host, port=port, log_level="info",
-                                           server_header=False, proxy_headers=True, forwarded_allow_ips="127.0.0.1",
-                                           limit_concurrency=MAX_CONNECTIONS, timeout_keep_alive=5))
+    door = guard.guarded(AutoHTTPProtocol, guard.Limits(exempt=frozenset({PROXY})))
+    server = _Server(uvicorn.Config(app.make(service), host=host, port=port, log_level="info", http=door, ws="none",
+                                    server_header=False, proxy_headers=True, forwarded_allow_ips=PROXY,
+                                    limit_concurrency=MAX_CONNECTIONS, timeout_keep_alive=5))
     try:
         server.run(sockets=[sock])  # the socket bound above: nothing can take the port in between
     except KeyboardInterrupt:
