@@ -10,10 +10,10 @@ from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import replace
 from typing import Callable, Iterable, Iterator, Protocol
 
-from harness.classes import classroom
+from harness.classes import classroom, gate
 from harness.grading import submission as grading
 from harness.loading import config
-from harness.results import BuildSummary, SubmissionResult, Verdict
+from harness.results import BuildSummary, CaseResult, SubmissionResult, Verdict, Visibility
 from harness.running import cgroups, proctree, sandbox, stopping
 from harness.running.environment import fork_server
 from harness.safe_text import cap, one_line, writable
@@ -40,16 +40,41 @@ class Stopped(Exception):
 
 
 class StoppableGrader(grading.Grader):
-    """The shared pool of case workers, which starts no new worker once the grading stops."""
+    """The shared pool of case workers, which starts no new worker once the grading stops, and
+    runs a batch of cases only through the machine's gate (`gate.Gate`): the public cases of
+    any submission never while hidden ones of any submission run, nor the other way round."""
 
     def __init__(self, stop: threading.Event, jobs: int | None = None, settings: config.Settings = config.DEFAULTS):
         super().__init__(jobs, settings=settings)
         self._stop = stop
+        self.gate = gate.Gate()
 
     def _workers(self, *args, **kwargs):
         if self._stop.is_set():
             raise Stopped("interrupted")
         return super()._workers(*args, **kwargs)
+
+    def run_cases(self, jobs: list[grading.Job], progress: grading.Progress | None = None) -> list[CaseResult]:
+        """The jobs' results in order, the public ones (any run whose output a person may see)
+        run under the gate's public turn, the hidden ones under its hidden turn: `Grader.grade`
+        hands over one kind at a time, and a mixed batch is run as its two kinds, public first."""
+        kinds = [gate.Kind.HIDDEN if job.case.visibility == Visibility.HIDDEN else gate.Kind.PUBLIC for job in jobs]
+        results: list[CaseResult | None] = [None] * len(jobs)
+        done = 0
+        for kind in (gate.Kind.PUBLIC, gate.Kind.HIDDEN):
+            chosen = [i for i, k in enumerate(kinds) if k is kind]
+            if not chosen:
+                continue
+            told = None if progress is None else (lambda finished, _total, before=done: progress(before + finished, len(jobs)))
+            try:
+                with self.gate.held(kind):
+                    ran = super().run_cases([jobs[i] for i in chosen], told)
+            except gate.Closed:
+                raise Stopped("interrupted") from None
+            for i, result in zip(chosen, ran):
+                results[i] = result
+            done += len(chosen)
+        return results
 
 
 def _workers_ignore_ctrl_c() -> None:
@@ -91,6 +116,7 @@ class Local:
         previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
         try:
             self.stop.set()
+            self.grader.gate.close()  # a phase waiting for its turn gives up
             for future in pending:
                 future.cancel()
             closer = threading.Thread(target=_shut, args=(self.grader, self.builders), daemon=True)

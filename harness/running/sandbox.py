@@ -56,7 +56,7 @@ from pathlib import Path
 from typing import Iterator
 
 from harness import atomic
-from harness.running import cgroups
+from harness.running import cgroups, counters
 from harness.loading import paths
 from harness.errors import InputError
 from harness.outcome import Kind
@@ -318,7 +318,7 @@ def _wrap(command: list[str], writable: list[str], readable: list[str], cwd: str
         mounts.add(["--bind", folder], folder)
     args = ["bwrap", "--die-with-parent", "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
             "--unshare-cgroup-try", "--hostname", "sandbox", *system,
-            "--dev", "/dev", "--proc", "/proc", *_tmpfs(), "/tmp", *mounts.args, "--chdir", cwd]
+            "--dev", "/dev", "--proc", "/proc", *counters.binds(), *_tmpfs(), "/tmp", *mounts.args, "--chdir", cwd]
     if root:
         # mounts are made as root; setpriv keeps just what it needs to make the program a
         # nobody of its own (and to enter its folder), then drops every capability

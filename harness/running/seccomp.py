@@ -4,10 +4,16 @@ Runs of a submission share read-only files (the system's, /dev/null, the JVM's c
 archive): a read-only file can still carry a lock (`fcntl` F_SETLK / F_GETLK, OFD locks,
 `flock`), and an inotify, fanotify or dnotify watch on it sees another run open or read it.
 Either is a channel from a hidden case's run to a public one. Kernel keyrings are another
-(shared by uid where user namespaces map every run to one). The filter makes these calls fail
-(locks with ENOLCK, the rest with EPERM) and leaves everything else alone; a program of a
-course game needs none of them. Calls of another ABI than the machine's own (32-bit `int 0x80`,
-x32) would dodge a filter keyed on numbers, so they kill the process.
+(shared by uid where user namespaces map every run to one). So are the kernel's machine-wide
+counts and caches: AIO contexts (`io_setup` adds to /proc/sys/fs/aio-nr, which another run can
+read), io_uring instances, and what says which pages of a shared file are in the page cache
+(`mincore`, `cachestat`, `preadv2` with RWF_NOWAIT), which a run can fill in proportion to its
+inputs and a later one read back. The filter makes these calls fail (locks with ENOLCK;
+watches, leases and keyrings with EPERM; AIO, io_uring and the page-cache probes with ENOSYS,
+as on a kernel without them, so a library that tries them uses plain reads and writes instead)
+and leaves everything else alone; a program of a course game needs none of them. Calls of
+another ABI than the machine's own (32-bit `int 0x80`, x32) would dodge a filter keyed on
+numbers, so they kill the process.
 
 The filter is classic BPF over `struct seccomp_data`; `program()` is None on an architecture
 this module has no numbers for. The launcher (`harness.running.launcher`) installs it in a
@@ -25,12 +31,14 @@ _AUDIT_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}
 _FCNTL = {"x86_64": 72, "aarch64": 25}
 _LOCKS = {"x86_64": (73,), "aarch64": (32,)}
 _REFUSED = {"x86_64": (253, 294, 300, 248, 249, 250), "aarch64": (26, 262, 217, 218, 219)}
+# answered "no such call": io_setup, io_uring_setup, mincore, preadv2, cachestat
+_ABSENT = {"x86_64": (206, 425, 27, 327, 451), "aarch64": (0, 425, 232, 286, 451)}
 _X32_BIT = 0x40000000
 # fcntl commands: F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW (locks);
 # F_SETLEASE, F_GETLEASE, F_NOTIFY (leases and dnotify)
 _LOCK_COMMANDS = (5, 6, 7, 36, 37, 38)
 _WATCH_COMMANDS = (1024, 1025, 1026)
-_ENOLCK, _EPERM = 37, 1
+_ENOLCK, _EPERM, _ENOSYS = 37, 1, 38
 
 _LD_W_ABS, _JEQ, _JGE, _RET = 0x20, 0x15, 0x35, 0x06
 _ALLOW, _KILL_PROCESS, _ERRNO = 0x7FFF0000, 0x80000000, 0x00050000
@@ -56,6 +64,8 @@ def program(machine: str | None = None) -> bytes | None:
         op(_JEQ, number, "lock", 0)
     for number in _REFUSED[machine]:
         op(_JEQ, number, "refuse", 0)
+    for number in _ABSENT[machine]:
+        op(_JEQ, number, "absent", 0)
     op(_JEQ, _FCNTL[machine], 0, "allow")
     op(_LD_W_ABS, _ARG1)
     for command in _LOCK_COMMANDS:
@@ -64,7 +74,7 @@ def program(machine: str | None = None) -> bytes | None:
         op(_JEQ, command, "refuse", 0)
     labels = {}
     for name, value in (("allow", _ALLOW), ("lock", _ERRNO | _ENOLCK), ("refuse", _ERRNO | _EPERM),
-                        ("kill", _KILL_PROCESS)):
+                        ("absent", _ERRNO | _ENOSYS), ("kill", _KILL_PROCESS)):
         labels[name] = len(code)
         op(_RET, value)
 
