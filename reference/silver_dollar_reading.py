@@ -9,6 +9,8 @@ in `reference/silver_dollar.py`, which `python -m reference.silver_dollar` runs)
 The game never calls them: kept apart, they leave the game's module (the one the mutation
 audit mutates) with the game alone.
 """
+import re
+
 # Strips of fewer coins say nothing of the law of the gaps: a program that re-rolls a final
 # strip (all gaps 1) changes the law of its gaps by 6**-coins, visible only on short strips.
 LAW_COINS = 5
@@ -222,9 +224,23 @@ def read_boards(text):
         _drop_border(out, before=True)
         out.append(" ".join(merged))
         index = _skip_border(lines, end)
-    reading = Reading("\n".join(out))
+    text = "\n".join(out)
+    prompt = _PROMPT_ON_ITS_LINE.search(text)
+    if prompt:
+        text = text[:prompt.start()] + prompt.group(1) + " "
+        notes.append(PROMPT_NOTE)
+    reading = Reading(text)
     reading.notes = tuple(dict.fromkeys(notes))
     return reading
+
+
+# A prompt printed with println: its last line ends in the prompt's colon, then the line ends and
+# the program waits (the input goes on the next line). The handout shows its prompts on lines of
+# their own ("Enter the number of coins:", "Player 1: Enter your move:") and never says where the
+# input goes, so a careful grader reads it as the prompt; the reference's `print` is a choice
+# formats.md made. The words stay the program's own: `prompt` still judges them exactly.
+_PROMPT_ON_ITS_LINE = re.compile(r"(?:^|(?<=\n))([^\n]*\S:)[ \t]*\n\Z")
+PROMPT_NOTE = "a prompt ending its line (the input typed on the next one) was read as the prompt the input follows"
 
 
 def _drop_border(out, before):
