@@ -141,12 +141,15 @@ def view_of(spec: Spec, item: str, case_compare=None) -> compare.View:
 
 
 def _judge(spec: Spec, case_milestone: str | None, view: compare.View, result: CaseResult, run: runner.RunResult,
-           read_events: Transcript, expected: Expected, printed_events: Transcript | None = None) -> CaseResult:
+           read_events: Transcript, expected: Expected, printed_events: Transcript | None = None,
+           replay: "Callable[[charging.Drop], charging.Replay] | None" = None) -> CaseResult:
     """Compare the run with what it should have printed; a failure whose first difference is a
-    turn another item owns (the spec's `owners:`) is charged to that item (judging/charging.py).
-    `read_events` is the program's output read through the spec's rewrite; an item that judges
-    the program's own rendering (rewrite: false) is compared with the output as printed
-    (`printed_events`: with the case's accepted alternatives read as the reference's lines)."""
+    turn another item owns (the spec's `owners:`) is charged to that item, or to the item owning
+    an earlier input the difference needs (`replay(drop)`: the case run again without it, program
+    and reference; judging/charging.py decides). `read_events` is the program's output read
+    through the spec's rewrite; an item that judges the program's own rendering (rewrite: false)
+    is compared with the output as printed (`printed_events`: with the case's accepted
+    alternatives read as the reference's lines)."""
     printed = run.events if printed_events is None else printed_events
 
     def events_for(flags) -> Transcript:
@@ -179,10 +182,90 @@ def _judge(spec: Spec, case_milestone: str | None, view: compare.View, result: C
 
         charged = charging.charge(spec.owners, result.rubric, comparison, expected.events, expected.end,
                                   lambda other: events_for(other.flags), run.end, whole_view)
+        if replay is not None and spec.owners:
+            charged = _charge_by_replays(spec, result, comparison, expected, run, view, charged, chargeable,
+                                         lambda flags: events_for(flags), whole_view, replay)
         if charged is not None:
             result.charged_to, result.own_passed = charged.item, charged.own_passed
             result.reason = f"{charged.describe(result.name)}; {result.reason}"
     return result
+
+
+def _charge_by_replays(spec: Spec, result: CaseResult, comparison: compare.Comparison, expected: Expected,
+                       run: runner.RunResult, view: compare.View, charged: "charging.Charge | None",
+                       chargeable: set[str], events_for, whole_view, replay) -> "charging.Charge | None":
+    """The charge once the earlier inputs other items own are tested as the cause: each replay
+    leaves one item's inputs out (at most charging.MAX_REPLAYS, stopping at the first that shows
+    the cause); the decision is charging.by_replays'."""
+    if charged is not None:
+        blamed, turn = charged.item, charged.turn
+    else:
+        blamed = result.rubric
+        turn, _ = charging.divergence(comparison, expected.events, expected.end, lambda v: events_for(v.flags),
+                                      run.end, whole_view(result.rubric))
+    drops = [d for d in charging.drops(spec.owners, blamed, expected.events, turn)
+             if d.item in chargeable or d.item == result.rubric]
+    if not drops:
+        return charged
+    divergence_view = whole_view(blamed) or view
+    outcomes = []
+    for drop in drops:
+        made = replay(drop)
+        outcomes.append(charging.outcome(spec.owners, made, expected.events, divergence_view, view))
+        if outcomes[-1].legal and outcomes[-1].gone:
+            break
+    for seen in outcomes:
+        result.notes.append(_replay_note(seen))
+    return charging.by_replays(charged, result.rubric, outcomes)
+
+
+def _replay_note(seen: "charging.ReplayOutcome") -> str:
+    drop = seen.drop
+    said = f"replayed without {drop.what} ({len(drop.inputs)} typed line{'s' if len(drop.inputs) > 1 else ''} " \
+           f"of `{drop.item}`, from turn {drop.turn}), the reference likewise: "
+    if not seen.legal:
+        return said + "no evidence (without them the reference plays another game: it did not refuse them " \
+                      "anyway)"
+    if not seen.gone:
+        return said + f"the program still differs by turn {drop.divergence - len(drop.inputs)}, so they are not the cause"
+    return said + "the difference is gone, so they are its cause" + (
+        ", and the case passes without them" if seen.passed else "")
+
+
+def _replayer(spec: Spec, case: Case, build: builder.Build, meter: Meter | None,
+              spin: bool) -> "Callable[[charging.Drop], charging.Replay] | None":
+    """Replays of this case without some of its typed lines: the program run again (in a home of
+    its own) and the reference likewise, on the case's own start. None when the program draws its
+    own start: a replay would be another game (another start, and lines planned from it), so no
+    evidence, and a grade must not hang on whether a replay drew the same start."""
+    if drawing.drawing(spec, case) is not None:
+        return None
+
+    def replay(drop: "charging.Drop") -> "charging.Replay":
+        left_out = set(drop.inputs)
+        lines = [line for index, line in enumerate(views.split_turns(case.expected_events)[1])
+                 if index not in left_out]
+        with Workdir() as home:  # the reference first: a replay it does not make a legal game costs no run
+            reference_run = run_reference(spec, case, drawing.reference_seed_args(spec, case),
+                                          runner.FixedInputs(lines), home)
+            made = charging.Replay(drop, True, case.expected_events, case.expected_end, reference_run.events,
+                                   reference_run.end)
+            if not charging.refused_anyway(made):
+                return made
+        with Workdir() as home:
+            _, run = _run_program(spec, case, build, home, runner.FixedInputs(lines), meter, spin)
+            if run.budget_spent:
+                return charging.Replay(drop, made=False)
+            printed, _ = alternatives.apply(case.accept, run.events)
+            try:
+                with cpu_budget.cpu_budget(cpu_budget.COMPARE_SECONDS):
+                    events, _, _ = _rewritten(spec, printed)
+            except cpu_budget.OverBudget:
+                return charging.Replay(drop, made=False)
+        return dataclasses.replace(made, program_for=lambda v: events if v.flags.rewrite else printed,
+                                   program_end=run.end)
+
+    return replay
 
 
 def _show_as_printed(turns, printed_events: Transcript) -> None:
@@ -232,7 +315,8 @@ def _attempt(spec: Spec, case: Case, build: builder.Build, meter: Meter | None =
             return result, expected
         # the start is always read through the rewrite; an item that judges the program's own
         # rendering (rewrite: false) is compared with the output as printed
-        result = _judge(spec, case.milestone, view, result, run, events, expected, printed)
+        result = _judge(spec, case.milestone, view, result, run, events, expected, printed,
+                        _replayer(spec, case, build, meter, spin))
         if used and result.status == PASSED:
             _note_accepted(spec, case, view, run, expected, used, result)
         return result, None

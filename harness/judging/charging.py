@@ -7,8 +7,17 @@ the turn also differs under that item's own comparison, the difference is that i
 behaviour going wrong, so the case is charged to it (one failed unit there, nothing in its own
 item). Otherwise the difference is the case's own item's (a board reprinted after a refused
 move differs for the board item, not for the refusal), and the case fails where it is filed.
-A charged case whose every other scored turn matched (a banner before an otherwise right game)
-also passes in its own item: one deduction, and no item's weight moves onto another's.
+
+The damage of a mistake often shows later than the mistake (a refused move that still moved
+the coin shows on the next board, a move's turn): so an earlier input another item owns is
+tested for being the cause by replaying the case without it, program and reference alike
+(`drops` says which replays to make, grading makes them, `by_replays` decides). If the
+reference refused it anyway and, without it, the program no longer differs where it did, the
+earlier input's item is charged.
+
+A charged case whose own turns (those its item scores and no rule gives to another item, before
+and after the charged one) all matched also passes in its own item: one deduction, and no item's
+weight moves onto another's. A program's exit status belongs to the turn that ended it.
 """
 from dataclasses import dataclass
 from typing import Callable
@@ -18,6 +27,10 @@ from harness.loading import owners as turn_owners
 from harness.outcome import End
 from harness.transcript import Transcript
 
+# Replays one failing case may take (each a run of the program and one or two of the reference):
+# one per other item owning earlier inputs, the earliest first.
+MAX_REPLAYS = 3
+
 
 @dataclass(frozen=True)
 class Charge:
@@ -25,10 +38,15 @@ class Charge:
     item: str
     turn: int
     what: str  # the turn as a person names it: "the illegal try"
-    own_passed: bool = False  # every other turn the case scores matched: it passes in its own item too
+    own_passed: bool = False  # every turn its own item scores matched: it passes in its own item too
+    replayed: bool = False  # found by a replay without that item's inputs (the difference showed later)
 
     def describe(self, case: str) -> str:
-        return f"charged to `{self.item}`: {self.what} at turn {self.turn} of `{case}`"
+        said = f"charged to `{self.item}`: {self.what} at turn {self.turn} of `{case}`"
+        if self.replayed:
+            said += (" (replayed without it, and the reference likewise, the program no longer differs where it "
+                     "did)")
+        return said
 
 
 def charge(rules: tuple, own_item: str, comparison: compare.Comparison, expected_events: Transcript,
@@ -42,22 +60,13 @@ def charge(rules: tuple, own_item: str, comparison: compare.Comparison, expected
         return None
     scored = comparison
     exp_turns, exp_inputs = views.split_turns(expected_events)
-    mine = view_of(own_item)
-    if mine is not None and mine.flags.turns != comparison.policy.turns:  # scored on some turns only:
-        # the case went wrong where its item's view of every turn first differs (a refused move
-        # that derails a game scored on its last turn)
-        comparison = compare.compare_within(expected_events, expected_end, actual_for(mine), actual_end, mine)
-    last = comparison.first_divergence
-    if last is None:  # only the end differs: the last turn's owner answers for it
-        last = len(exp_turns) - 1
-    last = min(last, len(exp_turns) - 1)
+    last, end_only = divergence(comparison, expected_events, expected_end, actual_for, actual_end, view_of(own_item))
     # the earliest turn up to there that another item owns and whose owner's own comparison sees a
     # difference in it: an item that looks at little (a stats table) first differs late, after the
     # turn that went wrong (a refused answer that started no new game)
     found, theirs_of = None, {}
     for turn in range(last + 1):
-        typed = exp_inputs[turn - 1] if 0 < turn <= len(exp_inputs) else None
-        rule = turn_owners.owner(rules, turn, len(exp_turns), typed, exp_turns[turn])
+        rule = _owner(rules, turn, exp_turns, exp_inputs)
         if rule is None or rule.item == own_item:
             continue
         if rule.item not in theirs_of:
@@ -68,13 +77,178 @@ def charge(rules: tuple, own_item: str, comparison: compare.Comparison, expected
         if theirs is None:
             continue
         if (turn < len(theirs.turns) and not theirs.turns[turn].equal
-                or turn == last and comparison.first_divergence is None and not theirs.end_ok):
+                or turn == last and end_only and not theirs.end_ok):
             found = rule
             break
     if found is None:
         return None
-    rule = found
-    # the one difference was the owner's (a banner in the opening, a message's words): the case's
-    # own item judged every other turn it scores, and they matched, so it passes there too
-    rest = scored.end_ok and all(t.equal for t in scored.turns if t.index != turn)
-    return Charge(rule.item, turn, rule.what, own_passed=rest)
+    return Charge(found.item, turn, found.what, own_passed=own_turns_matched(rules, own_item, scored, expected_events))
+
+
+def divergence(comparison: compare.Comparison, expected_events: Transcript, expected_end: End,
+               actual_for: Callable[[compare.View], Transcript], actual_end: End,
+               mine: compare.View | None) -> tuple[int, bool]:
+    """The turn where a failed case went wrong, and whether only the end differs: its first
+    difference; for an item scored on some turns only, where its view of every turn first differs
+    (a refused move that derails a game scored on its last turn); the last turn when only the end
+    differs (the exit status belongs to the turn that ended the program)."""
+    exp_turns, _ = views.split_turns(expected_events)
+    if mine is not None and mine.flags.turns != comparison.policy.turns:
+        comparison = compare.compare_within(expected_events, expected_end, actual_for(mine), actual_end, mine)
+    last = comparison.first_divergence
+    if last is None:
+        return len(exp_turns) - 1, True
+    return max(0, min(last, len(exp_turns) - 1)), False
+
+
+def _owner(rules: tuple, turn: int, exp_turns: list[str], exp_inputs: list[str]):
+    typed = exp_inputs[turn - 1] if 0 < turn <= len(exp_inputs) else None
+    return turn_owners.owner(rules, turn, len(exp_turns), typed, exp_turns[turn])
+
+
+def own_turns_matched(rules: tuple, own_item: str, scored: compare.Comparison, expected_events: Transcript) -> bool:
+    """Every turn the case's own item scores and no rule gives to another item matched, before and
+    after a charged one, and so did the end unless the last turn (the one that ended the program,
+    whose the exit status is) is another item's: a derailment of other items' turns (a quit's exit
+    status) leaves the case passing where it is filed."""
+    exp_turns, exp_inputs = views.split_turns(expected_events)
+
+    def others(index: int) -> bool:
+        if index >= len(exp_turns):
+            return False
+        rule = _owner(rules, index, exp_turns, exp_inputs)
+        return rule is not None and rule.item != own_item
+
+    mine = [t for t in scored.turns if not others(t.index)]
+    end_theirs = bool(exp_turns) and others(len(exp_turns) - 1)
+    return all(t.equal for t in mine) and (scored.end_ok or end_theirs)
+
+
+# --- the cause shown later: replays without an earlier item's inputs --------------------------
+
+@dataclass(frozen=True)
+class Drop:
+    """A replay to make: the case without the inputs an earlier item owns."""
+    item: str
+    what: str  # the turn as a report names it: "the illegal try"
+    inputs: tuple[int, ...]  # positions among the typed lines, in order
+    divergence: int  # the turn where the case first showed the difference
+
+    @property
+    def turn(self) -> int:
+        """The turn of the first input left out (the turn that answers it)."""
+        return self.inputs[0] + 1
+
+
+def drops(rules: tuple, blamed: str, expected_events: Transcript, divergence_turn: int,
+          limit: int = MAX_REPLAYS) -> list[Drop]:
+    """The replays worth making for a case that first differed at `divergence_turn`, charged (so
+    far) to `blamed`: for each other item owning inputs typed before that turn, those inputs left
+    out; the items whose first input comes earliest first, at most `limit`."""
+    exp_turns, exp_inputs = views.split_turns(expected_events)
+    found: dict[str, list[int]] = {}
+    whats: dict[str, str] = {}
+    for turn in range(1, min(divergence_turn, len(exp_turns))):
+        rule = _owner(rules, turn, exp_turns, exp_inputs)
+        if rule is None or rule.item == blamed:
+            continue
+        found.setdefault(rule.item, []).append(turn - 1)
+        whats.setdefault(rule.item, rule.what)
+    return [Drop(item, whats[item], tuple(positions), divergence_turn)
+            for item, positions in list(found.items())[:limit]]
+
+
+def without(events: Transcript, positions: tuple[int, ...]) -> Transcript:
+    """The transcript with those typed lines left out, and each one's answer (the turn after it):
+    what a reference that refused them anyway prints when they are never typed."""
+    leave, out, typed, skipping = set(positions), [], -1, False
+    for event in events:
+        if "in" in event:
+            typed += 1
+            skipping = typed in leave
+            if skipping:
+                continue
+        elif skipping:
+            continue
+        out.append(event)
+    return out
+
+
+@dataclass(frozen=True)
+class Replay:
+    """What grading ran for one Drop. `with_events`/`with_end`: the reference with every input
+    (the case's expected run); `reference_*`: the reference without the dropped inputs;
+    `program_for(view)`: the program's run without them, as a view reads it (None: not run, the
+    reference's replay being no legal game); `made` is False when no replay could be run (the
+    submission's time budget ran out)."""
+    drop: Drop
+    made: bool
+    with_events: Transcript = ()
+    with_end: End | None = None
+    reference_events: Transcript = ()
+    reference_end: End | None = None
+    program_for: Callable[[compare.View], Transcript] | None = None
+    program_end: End | None = None
+
+
+@dataclass(frozen=True)
+class ReplayOutcome:
+    """What one replay showed: whether it is evidence at all (a legal game: the reference refused
+    the dropped inputs anyway, and the game has the same turns otherwise), whether the program's
+    difference is gone without them, and whether the case then passes where it is filed."""
+    drop: Drop
+    legal: bool
+    gone: bool
+    passed: bool
+
+
+def outcome(rules: tuple, replay: Replay, expected_events: Transcript, divergence_view: compare.View,
+            own_view: compare.View) -> ReplayOutcome:
+    """Read one replay: pure, from its transcripts."""
+    drop = replay.drop
+    if not (replay.made and _same_game(rules, expected_events, replay.with_events) and refused_anyway(replay)):
+        return ReplayOutcome(drop, False, False, False)
+    if replay.program_for is None:
+        return ReplayOutcome(drop, True, False, False)
+    at = drop.divergence - len(drop.inputs)  # the same turn, the dropped ones before it gone
+    seen = compare.compare_within(replay.reference_events, replay.reference_end,
+                                  replay.program_for(divergence_view), replay.program_end, divergence_view)
+    turns = len(views.split_turns(replay.reference_events)[0])
+    gone = all(t.equal for t in seen.turns if t.index <= at) and (at < turns - 1 or seen.end_ok)
+    own = compare.compare_within(replay.reference_events, replay.reference_end,
+                                 replay.program_for(own_view), replay.program_end, own_view)
+    return ReplayOutcome(drop, True, gone, own.passed)
+
+
+def refused_anyway(replay: Replay) -> bool:
+    """The reference without the dropped lines printed what it printed with them, less each one's
+    answer: it refused them anyway, so the replay is a legal game of the same case."""
+    if not replay.made:
+        return False
+    refused = without(replay.with_events, replay.drop.inputs)
+    return (views.split_turns(refused) == views.split_turns(replay.reference_events)
+            and replay.with_end == replay.reference_end)
+
+
+def _same_game(rules: tuple, expected_events: Transcript, with_events: Transcript) -> bool:
+    """The reference's run with every input has the case's turns: the same typed lines, and each
+    turn owned by the same rule (a refusal where the case has one)."""
+    exp_turns, exp_inputs = views.split_turns(expected_events)
+    got_turns, got_inputs = views.split_turns(with_events)
+    if exp_inputs != got_inputs or len(exp_turns) != len(got_turns):
+        return False
+    return all(_owner(rules, i, exp_turns, exp_inputs) == _owner(rules, i, got_turns, got_inputs)
+               for i in range(len(exp_turns)))
+
+
+def by_replays(original: Charge | None, own_item: str, outcomes: list[ReplayOutcome]) -> Charge | None:
+    """The charge the replays support: the first legal replay whose program no longer differs names
+    the cause, the item owning the inputs it left out (the case's own item: a plain failure where
+    it is filed); the case passes in its own item too when, without them, it passes. No such
+    replay: the charge stands as it was."""
+    cause = next((o for o in outcomes if o.legal and o.gone), None)
+    if cause is None:
+        return original
+    if cause.drop.item == own_item:
+        return None
+    return Charge(cause.drop.item, cause.drop.turn, cause.drop.what, own_passed=cause.passed, replayed=True)
