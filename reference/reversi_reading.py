@@ -3,13 +3,15 @@ grader to call in-process (`reference.reversi_reading:...` in specs/, apart from
 in `reference/reversi.py`, which `python -m reference.reversi` runs):
 
 - `read_boards`: the spec's `rewrite`, every drawing of the 6x6 board read as the reference
-  prints it;
+  prints it: in the program's own drawing, learned from its first board (the start, which is
+  known), and where that fails in the generous reading of any drawing a person reads;
 - `facts`: the spec's state reader (`state: read:`), what a person reads in a turn.
 
 The game never calls them: kept apart, they leave the game's module (the one the mutation
 audit mutates) with the game alone.
 """
-from reference.reversi import BLACK, COLUMNS, EMPTY, SIZE, WHITE, render
+from harness.judging import drawing
+from reference.reversi import BLACK, COLUMNS, EMPTY, SIZE, WHITE, initial_board, render
 
 
 # ---------------------------------------------------------------- reading a program's board
@@ -79,12 +81,79 @@ def _is_border(line: str) -> bool:
     return len(stripped) >= 3 and any(ch in "-=─━═" for ch in stripped) and all(ch in _BORDER_CHARS for ch in stripped)
 
 
+class Reading(str):
+    """The text as read, with what a person checking the harness should know about the reading
+    (`notes`: a board drawn the learned way that could not be read); the grader shows the notes."""
+    notes: tuple = ()
+
+
+# The start is known (every case begins with it): the program's first drawing of it teaches
+# where its cells are and which glyph is which piece (harness/judging/drawing.py), and every later
+# board is read that way. The handout's own glyphs keep their meaning: a drawing that shows the
+# start with ● for white is a wrong board, not a new glyph.
+_START = tuple(tuple(row) for row in initial_board())
+_FIXED = {BLACK: BLACK, WHITE: WHITE}
+_LEARN_FROM = 3  # outputs searched for the start: it is drawn before the first move
+_UNREADABLE = "(a board drawn as the program drew the start, but not readable: {})"
+
+
+def _frame(line: str) -> bool:
+    return _is_border(line) or _is_header(line) or drawing.no_words(line)
+
+
+def learn(outputs: list[str]) -> drawing.Learned:
+    """The program's drawing, learned from the first of its outputs that draws the start."""
+    problem = ""
+    for text in outputs[:_LEARN_FROM]:
+        if len(text) > 4 * 1024 * 1024:
+            break
+        learned = drawing.learn(_START, text.split("\n"), _FIXED, _frame)
+        if learned:
+            return learned
+        problem = learned.problem
+    return drawing.Learned((), problem or "no output")
+
+
+def read_run(outputs: list[str]) -> list[str]:
+    """Each output of a run with every board read as the reference draws it: first in the
+    program's own drawing as learned from the start, the rest in the generous reading."""
+    learned = learn(outputs)
+    return [_read(text, learned) for text in outputs]
+
+
 def read_boards(text: str) -> str:
     """`text` with every drawing of the 6x6 board read as the reference prints it (the header
-    `  abcdef`, then `1 ......` to `6 ......` with ● and ○); all other lines as they are."""
+    `  abcdef`, then `1 ......` to `6 ......` with ● and ○); all other lines as they are. The
+    spec's rewrite: the grader reads a whole run through `read_boards.run`, so the drawing
+    learned from the start reads every later turn."""
+    return read_run([text])[0]
+
+
+read_boards.run = read_run
+
+
+def _read(text: str, learned: drawing.Learned) -> str:
     if len(text) > 4 * 1024 * 1024:
         return text
     lines = text.split("\n")
+    out, notes, at = [], [], 0
+    for board in drawing.boards(learned, lines) if learned else ():
+        out += _generous(lines[at:board.start])
+        if board.grid is None:
+            out.append(_UNREADABLE.format(board.problem))
+            notes.append(f"a board drawn as the program drew the start could not be read: {board.problem}")
+        else:
+            out += render([list(row) for row in board.grid]).rstrip("\n").split("\n")
+        at = board.end
+    out += _generous(lines[at:])
+    reading = Reading("\n".join(out))
+    reading.notes = tuple(dict.fromkeys(notes))
+    return reading
+
+
+def _generous(lines: list[str]) -> list[str]:
+    """The lines with every drawing of the board a person reads as one read as the reference's:
+    the fallback for a drawing not learned from the start."""
     rows = [_row(line) for line in lines]
     out, index = [], 0
     while index < len(lines):
@@ -100,7 +169,7 @@ def read_boards(text: str) -> str:
         while end < len(lines) and (_is_border(lines[end]) or _is_header(lines[end])):
             end += 1
         index = end
-    return "\n".join(out)
+    return out
 
 
 def _board_at(lines, rows, index):
@@ -153,19 +222,52 @@ def _finds(text: str, word: str) -> list[int]:
     return found
 
 
+def _count(line: str) -> str | None:
+    """`black=B, white=W` for a line that gives each colour one number (`Final count: black=12,
+    white=24`, `Black has 12 pieces, White 24`, `● 12 ○ 24`, `12 black - 24 white`), else None."""
+    marks, word, number = [], "", ""
+    for ch in line.lower() + " ":
+        if ch.isalpha():
+            word += ch
+            continue
+        if word in ("black", "white"):
+            marks.append(("colour", word))
+        word = ""
+        if ch.isdigit():
+            number += ch
+            continue
+        if number:
+            marks.append(("number", str(int(number[:6]))))
+            number = ""
+        for name, glyph in _COLOURS:
+            if ch == glyph:
+                marks.append(("colour", name))
+    kinds = [kind for kind, _ in marks]
+    if kinds == ["colour", "number", "colour", "number"]:
+        pairs = {marks[0][1]: marks[1][1], marks[2][1]: marks[3][1]}
+    elif kinds == ["number", "colour", "number", "colour"]:
+        pairs = {marks[1][1]: marks[0][1], marks[3][1]: marks[2][1]}
+    else:
+        return None
+    return f"black={pairs['black']}, white={pairs['white']}" if len(pairs) == 2 else None
+
+
 def facts(text: str) -> list[tuple[str, str]]:
     """What a person reads in a turn's output, in order, whatever the drawing and the wording:
     every board drawn (`board`, its rows joined by `/`), whose turn a line announces (`turn`:
-    the one colour it names) and the outcome a line announces (`result`: the winning colour,
-    or `tie`). Lines naming both colours (the counts) are left to the items about text."""
+    the one colour it names), the pieces a line counts for each colour (`count`: `black=B,
+    white=W`), the outcome a line announces (`result`: the winning colour, or `tie`) and, in a
+    turn that counts or announces the outcome, the board shown after the last turn announced
+    (`final`: the game's last board, wherever its count is printed)."""
     found = []
     lines = read_boards(text).split("\n")
-    index = 0
+    index, since_turn, ending = 0, None, False
     while index < len(lines):
         if lines[index] == "  " + COLUMNS and index + SIZE < len(lines):
             rows = lines[index + 1:index + 1 + SIZE]
             if all(row[:2] == f"{n} " for n, row in enumerate(rows, 1)):
-                found.append(("board", "/".join(row[2:] for row in rows)))
+                since_turn = "/".join(row[2:] for row in rows)
+                found.append(("board", since_turn))
                 index += 1 + SIZE
                 continue
         line = lines[index]
@@ -174,10 +276,19 @@ def facts(text: str) -> list[tuple[str, str]]:
             continue
         words = _words(line)
         named = [name for name, _ in _COLOURS if name in words] or _named_otherwise(line, words)
-        if any(word.startswith(_TIED) for word in words) and len(named) != 1:
+        count = _count(line)
+        if count is not None:
+            found.append(("count", count))
+            ending = True
+        elif any(word.startswith(_TIED) for word in words) and len(named) != 1:
             found.append(("result", "tie"))
+            ending = True
         elif len(named) == 1 and any(word.startswith(_WINNING) for word in words):
             found.append(("result", named[0]))
+            ending = True
         elif len(named) == 1:
             found.append(("turn", named[0]))
+            since_turn = None
+    if ending and since_turn is not None:
+        found.append(("final", since_turn))
     return found

@@ -127,7 +127,7 @@ def test_every_drawing_of_the_grid_reads_as_the_handouts(drawing):
 @pytest.mark.parametrize("text, found", [
     ("Black's turn\nRow? (1-6) ", [("turn", "black")]),
     ("Nope, try again.\nRow? (1-6) ", []),
-    ("Final count: black=20, white=16\nBLACK WON!", [("result", "black")]),
+    ("Final count: black=20, white=16\nBLACK WON!", [("count", "black=20, white=16"), ("result", "black")]),
     ("It's a draw!", [("result", "tie")]),
     ("White has no legal moves!\n", [("turn", "white")]),
     ("Turn: ●\nRow? ", [("turn", "black")]),

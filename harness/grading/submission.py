@@ -108,12 +108,15 @@ def _run_program(spec: Spec, case: Case, build: builder.Build, home: str, inputs
 def _rewritten(spec: Spec, events: Transcript) -> tuple[Transcript, bool, list[str]]:
     """The program's output with the handout's alternative renderings read as the reference's,
     and what the reading says of itself (a rewrite may return a str with `notes`: an ambiguous
-    drawing and the reading taken)."""
+    drawing and the reading taken). A rewrite with a `run` reads the run's outputs together, so
+    what it learns from one (the drawing of the start) reads the others."""
     rewrite = rewriter(spec.rewrite)
+    outputs = [event["out"] for event in events if "out" in event]
+    reads = iter(rewrite.run(outputs) if callable(getattr(rewrite, "run", None)) else map(rewrite, outputs))
     out, notes = [], []
     for event in events:
         if "out" in event:
-            read = rewrite(event["out"])
+            read = next(reads)
             notes += getattr(read, "notes", ())
             event = {"out": str(read)}
         out.append(event)
