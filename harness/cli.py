@@ -181,7 +181,8 @@ def _parser(epilog: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("game", help="GAME (every milestone) or GAME:MILESTONE")
     p.add_argument("-o", "--output", type=arguments.report_folder, help="report folder (default: reports/audit-GAME/)")
     p.add_argument("--sample", type=_audit_count, help="audit N mutants, drawn in turn for each graded item")
-    p.add_argument("--seed", type=arguments.seed, default=0, help="draw another sample (default: 0)")
+    p.add_argument("--seed", type=arguments.seed, default=0,
+                   help="draw another sample; with --styles, the first style (default: 0)")
     p.add_argument("-k", dest="select", help="only cases whose name contains this text")
     p.add_argument("--jobs", type=_audit_count, help="parallel case workers (default: HARNESS_JOBS, else cores + 1)")
     p.add_argument("--mutant", dest="only", action="append", default=[], metavar="ID",
@@ -194,6 +195,9 @@ def _parser(epilog: str | None = None) -> argparse.ArgumentParser:
                    help="write each exposing input as a case file to review (default: cases/GAME/), "
                         "then `harness regen` fills it")
     p.add_argument("-q", "--quiet", action="store_true", help="no line per mutant")
+    p.add_argument("--styles", type=_audit_count, metavar="N",
+                   help="instead of mutants, grade N styled programs (the reference redrawn in styles the handout "
+                        "allows, seeds --seed, --seed + 1, ...): each must score 100 %%")
 
     p = sub.add_parser("samples", help="grade a game's samples: does each get what expected.yaml says?",
                        epilog=epilog)
@@ -610,6 +614,8 @@ def cmd_audit(args, settings: config.Settings) -> int:
     spec, milestone = _game(args.game, settings)
     milestones = audit.milestones_of(spec, args.game, milestone)
     found = _load_cases(spec, milestones[0] if len(milestones) == 1 else None, args.select)
+    if args.styles:
+        return _audit_styles(args, spec, found, settings)
     search = audit.SEARCH if args.search is None else args.search
     look = progress.style(progress.QUIET if args.quiet else progress.NORMAL, "never", out=sys.stderr)
     with progress.Progress(0, 0, look, out=sys.stderr, unit="mutants", verb="audited") as shown:
@@ -624,6 +630,17 @@ def cmd_audit(args, settings: config.Settings) -> int:
         folder = paths.cases_dir(spec.folder, spec.game) if args.suggest is True else args.suggest
         cases = audit_suggest.suggest(report, spec, found, folder)
         print(f"  suggested cases: {len(cases)} in {folder}" + (" (review them, then `harness regen`)" if cases else ""))
+    return 0 if report.passed else 1
+
+
+def _audit_styles(args, spec, found, settings: config.Settings) -> int:
+    """`harness audit GAME --styles N`: N styled programs graded; 0 when every one scores 100 %."""
+    from harness.suite import styles
+    folder = (args.output or Path("reports") / f"audit-{spec.game}") / "styles"
+    look = progress.style(progress.QUIET if args.quiet else progress.NORMAL, "never", out=sys.stderr)
+    with progress.Progress(args.styles, 0, look, out=sys.stderr, unit="styles", verb="graded") as shown:
+        report = styles.grade(spec, found, args.styles, args.seed, args.jobs, settings, folder, shown)
+    print(styles.text(report, args.game), end="")
     return 0 if report.passed else 1
 
 
