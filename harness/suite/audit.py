@@ -115,7 +115,10 @@ def _items(spec: Spec, milestones: list[str | None], cases: list[Case], results:
             exposed = sum(1 for r in results if r.search is not None and r.search.verdict is Finding.EXPOSED
                           and item.id in r.search.items)
             viable = sum(1 for r in results if r.status is not MutantStatus.NOT_VIABLE)
-            items.append(ItemAudit(item.id, item.title, names, killed, viable, exposed))
+            drawn = [r for r in results if r.drawn_for == item.id and r.status is not MutantStatus.NOT_VIABLE]
+            hit = [r for r in drawn if r.status is MutantStatus.KILLED]
+            items.append(ItemAudit(item.id, item.title, names, killed, viable, exposed, len(drawn), len(hit),
+                                   sum(1 for r in hit if item.id in r.lost), sum(1 for r in hit if r.collateral)))
     return items
 
 
@@ -159,7 +162,9 @@ def audit(spec: Spec, milestones: list[str | None], cases: list[Case], options: 
             chosen = choose(made, reach, by_item, options.sample, options.seed)
             if progress:
                 progress.expect(len(chosen))
-            futures = [local.builders.submit(auditor.run, m, reach, options.every_case) for m in chosen]
+            # with no tracer every case reaches every line: no mutant stands for one item, none is in the precision
+            futures = [local.builders.submit(auditor.run, m, reach, options.every_case, None if compiled else item)
+                       for m, item in chosen]
             for future in futures:
                 results.append(future.result())
                 if progress:

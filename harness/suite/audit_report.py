@@ -50,6 +50,31 @@ def operator_table(report: Audit) -> list[tuple[str, int, int, int, int, int, in
     return [(op, *row) for op, row in sorted(rows.items())]
 
 
+RECALL_TARGET, COLLATERAL_TARGET = 0.95, 0.05
+
+
+def _share(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0%}"
+
+
+def precision_lines(report: Audit) -> list[str]:
+    """Charging precision: per graded item, of the killed mutants drawn for it, the share that
+    lose it (recall) and the share that lose another item (collateral), then the game's."""
+    width = max([len(i.id) for i in report.items] + [5])
+    lines = [f"  {'item':<{width}}  drawn  killed  recall  collateral   (charging: each mutant should lose its own "
+             f"item and only it; target recall >= {RECALL_TARGET:.0%}, collateral <= {COLLATERAL_TARGET:.0%})"]
+    for item in report.items:
+        lines.append(f"  {item.id:<{width}}  {item.drawn:>5}  {item.drawn_killed:>6}  {_share(item.recall):>6}  "
+                     f"{_share(item.collateral):>10}")
+    drawn = sum(i.drawn for i in report.items)
+    killed = sum(i.drawn_killed for i in report.items)
+    met = (report.recall is not None and report.recall >= RECALL_TARGET
+           and report.collateral is not None and report.collateral <= COLLATERAL_TARGET)
+    lines.append(f"  {'total':<{width}}  {drawn:>5}  {killed:>6}  {_share(report.recall):>6}  "
+                 f"{_share(report.collateral):>10}   {'on target' if met else 'below target' if killed else ''}".rstrip())
+    return lines
+
+
 def text(report: Audit) -> str:
     """The terminal summary: a table of the graded items, then the survivors explained."""
     where = ", ".join(m for m in report.milestones if m) or "all cases"
@@ -77,6 +102,7 @@ def text(report: Audit) -> str:
             verdict = "ok, below 95 %: see the exposed survivors"
         lines.append(f"  {item.id:<{width}}  {len(item.cases):>5}  {item.killed:>6}  {item.exposed:>7}  "
                      f"{item.score:>5.0%}  {verdict}")
+    lines += [""] + precision_lines(report)
     survived = "equivalent" if report.explained else "  survived"  # a compiled reference's survivors: not searched
     lines += ["", f"  operator        mutants  killed  exposed  liberty  {survived}  unreachable"]
     for op, total, killed, exp, lib, equiv, unreached in operator_table(report):
@@ -97,6 +123,18 @@ def text(report: Audit) -> str:
             lines += ["    " + line for line in difference_in_context(search.expected, search.actual)]
             if search.expected_end != search.actual_end:
                 lines.append(f"    ends: reference {search.expected_end}, mutant {search.actual_end}")
+    spilling, missing = report.spilling(), report.missing()
+    if spilling:
+        lines += ["", f"Killed mutants that lose another item than their own ({len(spilling)}; one mistake should "
+                      "cost one item: the worst first):"]
+        for result in spilling:
+            lines += head(result)
+            lines.append(f"    drawn for {result.drawn_for}; loses {', '.join(result.lost)}")
+    if missing:
+        lines += ["", f"Killed mutants that do not lose their own item ({len(missing)}):"]
+        for result in missing:
+            lines += head(result)
+            lines.append(f"    drawn for {result.drawn_for}; loses {', '.join(result.lost) or 'no item'}")
     let_in = [r for r in survivors if r.let_through]
     if let_in:
         lines += ["", f"Let through by accepted alternatives ({len(let_in)}; each was caught before its case "

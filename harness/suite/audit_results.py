@@ -94,6 +94,13 @@ class MutantResult:
     search: Search | None = None  # for a survivor (or a mutant no case reaches): what the search found
     reason: str = ""  # why it is not viable: the compiler's first error
     let_through: list[str] = field(default_factory=list)  # "case: acceptance" it passed only through
+    drawn_for: str | None = None  # the graded item it stands for (the item whose code it breaks: see audit_run.own_item)
+    lost: list[str] = field(default_factory=list)  # the graded items it loses points in, graded as a submission
+
+    @property
+    def collateral(self) -> list[str]:
+        """The items it loses besides its own: what one mistake costs beyond its one deduction."""
+        return [item for item in self.lost if item != self.drawn_for]
 
 
 @dataclass
@@ -104,6 +111,20 @@ class ItemAudit:
     killed: int  # mutants killed by at least one of its cases
     total: int  # viable mutants audited (all of a Python reference's)
     exposed: int = 0  # survivors an input was found for that a case of this item would kill
+    drawn: int = 0  # mutants drawn for this item (their own item)
+    drawn_killed: int = 0  # of those, killed
+    recalled: int = 0  # of those killed, the ones that lose this item
+    spilled: int = 0  # of those killed, the ones that lose another item too
+
+    @property
+    def recall(self) -> float | None:
+        """Of the mutants drawn for this item and killed, the share that lose it (None: none killed)."""
+        return self.recalled / self.drawn_killed if self.drawn_killed else None
+
+    @property
+    def collateral(self) -> float | None:
+        """Of the mutants drawn for this item and killed, the share that lose another item."""
+        return self.spilled / self.drawn_killed if self.drawn_killed else None
 
     @property
     def score(self) -> float:
@@ -146,6 +167,28 @@ class Audit:
     def score(self) -> float:
         """The mutation score: killed out of the viable mutants audited (1 when there are none)."""
         return self.count(MutantStatus.KILLED) / self.viable if self.viable else 1.0
+
+    @property
+    def recall(self) -> float | None:
+        """The game's recall: every item's drawn and killed mutants together."""
+        killed = sum(i.drawn_killed for i in self.items)
+        return sum(i.recalled for i in self.items) / killed if killed else None
+
+    @property
+    def collateral(self) -> float | None:
+        killed = sum(i.drawn_killed for i in self.items)
+        return sum(i.spilled for i in self.items) / killed if killed else None
+
+    def spilling(self) -> list[MutantResult]:
+        """The killed mutants that lose an item besides their own, the most items first: the
+        charging's misses to act on."""
+        found = [r for r in self.results if r.status is MutantStatus.KILLED and r.drawn_for and r.collateral]
+        return sorted(found, key=lambda r: (-len(r.collateral), r.mutant.id))
+
+    def missing(self) -> list[MutantResult]:
+        """The killed mutants that do not lose their own item."""
+        return [r for r in self.results if r.status is MutantStatus.KILLED and r.drawn_for
+                and r.drawn_for not in r.lost]
 
     def count(self, status: MutantStatus) -> int:
         return sum(1 for r in self.results if r.status is status)

@@ -20,13 +20,30 @@ from harness.suite.audit_reference import (copy_command, copy_of, ready_build, r
 from harness.suite.audit_results import MutantResult, MutantStatus
 
 
+def own_item(mutant: mutants.Mutant, reach: dict[str, set[int]], by_item: dict[str, list[str]]) -> str | None:
+    """The graded item a mutant stands for, read from the reach alone (never from what killed
+    it): the item whose cases make up the largest share of the cases executing its lines (code
+    only that item's cases run is that item's), then the item the most of whose cases run them,
+    then the rubric's order; None when no graded item's case reaches it."""
+    reaching = {c for cases in by_item.values() for c in cases if reach.get(c, set()).intersection(mutant.lines)}
+    best, key = None, None
+    for order, (item, cases) in enumerate(by_item.items()):
+        hit = sum(1 for c in cases if c in reaching)
+        candidate = (-hit / len(reaching), -hit / len(cases), order) if hit else None
+        if candidate and (key is None or candidate < key):
+            best, key = item, candidate
+    return best
+
+
 def choose(found: list[mutants.Mutant], reach: dict[str, set[int]], by_item: dict[str, list[str]],
-           size: int | None, seed: int) -> list[mutants.Mutant]:
+           size: int | None, seed: int) -> list[tuple[mutants.Mutant, str | None]]:
     """All mutants, or a sample of `size`: drawn in turn for each graded item among the mutants
     its cases reach, those the fewest cases reach first (the item's own code), then among all,
-    so a small sample still tries every item; the same seed gives the same sample."""
+    so a small sample still tries every item; the same seed gives the same sample. Each comes
+    with the item it stands for (`own_item`: the pool it was drawn from may be a neighbour's when
+    an item's own code runs out), whose loss the audit's recall and collateral measure."""
     if size is None or size >= len(found):
-        return list(found)
+        return [(m, own_item(m, reach, by_item)) for m in found]
     rng = random.Random(seed)
     reached = {m.id: sum(1 for lines in reach.values() if lines.intersection(m.lines)) for m in found}
     pools = []
@@ -40,15 +57,15 @@ def choose(found: list[mutants.Mutant], reach: dict[str, set[int]], by_item: dic
     rest = list(found)
     rng.shuffle(rest)
     pools.append(rest)
-    chosen: dict[str, mutants.Mutant] = {}
+    chosen: dict[str, tuple[mutants.Mutant, str | None]] = {}
     while len(chosen) < size:
         for pool in pools:
             while pool and pool[-1].id in chosen:
                 pool.pop()
             if pool and len(chosen) < size:
                 mutant = pool.pop()
-                chosen[mutant.id] = mutant
-    return sorted(chosen.values(), key=found.index)
+                chosen[mutant.id] = (mutant, own_item(mutant, reach, by_item))
+    return sorted(chosen.values(), key=lambda pair: found.index(pair[0]))
 
 
 def _killer(status: Status) -> bool:
@@ -111,16 +128,17 @@ class Auditor:
                                  "judge mutants; run `harness regen` on it", case.path, 1)
         return {case.name: lines for case, _, lines in done}
 
-    def run(self, mutant: mutants.Mutant, reach: dict[str, set[int]], every_case: bool = False) -> MutantResult:
+    def run(self, mutant: mutants.Mutant, reach: dict[str, set[int]], every_case: bool = False,
+            drawn_for: str | None = None) -> MutantResult:
         """Grade one mutant on the cases that reach the lines it changed: first one case of each
         rubric item, then the other cases of the items that have not killed it yet (an item's
         verdict needs one killer); `every_case` runs them all, for the complete list of killers."""
         started = time.monotonic()
         hit = [c for c in self.cases if reach.get(c.name, set()).intersection(mutant.lines)]
         if not hit:
-            return MutantResult(mutant, MutantStatus.NOT_REACHED)
+            return MutantResult(mutant, MutantStatus.NOT_REACHED, drawn_for=drawn_for)
         folder = self.scratch_folder()
-        result = MutantResult(mutant, MutantStatus.SURVIVED)
+        result = MutantResult(mutant, MutantStatus.SURVIVED, drawn_for=drawn_for)
         by_item: dict[str, list[Case]] = {}
         for case in hit:
             by_item.setdefault(case.rubric, []).append(case)
@@ -136,8 +154,11 @@ class Auditor:
             else:
                 self.grade(copy, [cases[0] for cases in by_item.values()], result, spec)
                 killed = set(result.killed_by)
-                self.grade(copy, [c for cases in by_item.values() if not killed.intersection(x.name for x in cases)
-                                   for c in cases[1:]], result, spec)
+                # an item whose case failed but was charged to another item's turn has not lost it yet:
+                # its other cases run too, so the items a mutant loses are all of them
+                self.grade(copy, [c for item, cases in by_item.items()
+                                  if not killed.intersection(x.name for x in cases) or item not in result.lost
+                                  for c in cases[1:]], result, spec)
         finally:
             shutil.rmtree(folder, ignore_errors=True)
         result.status = (MutantStatus.KILLED if result.killed_by else MutantStatus.ERROR if result.errors
@@ -158,6 +179,8 @@ class Auditor:
         for milestone, group in self._groups(cases).items():
             builds = self._builds(copy, spec or self.spec, milestone, group)
             graded = self.grader.grade(self.spec, milestone, group, copy, builds)
+            result.lost += [i.id for i in graded.items if i.graded and i.counted and i.earned < i.weight
+                            and i.id not in result.lost]
             for case in graded.cases:
                 result.ran.append(case.name)
                 if _killer(case.status):
