@@ -15,9 +15,9 @@ tested for being the cause by replaying the case without it, program and referen
 reference refused it anyway and, without it, the program no longer differs where it did, the
 earlier input's item is charged.
 
-A charged case whose own turns (those its item scores and no rule gives to another item, before
-and after the charged one) all matched also passes in its own item: one deduction, and no item's
-weight moves onto another's. A program's exit status belongs to the turn that ended it.
+A charged case whose own turns all matched, before and after the charged one (a turn another
+item owns and sees differ is that item's), also passes in its own item: one deduction, and no
+item's weight moves onto another's. A program's exit status belongs to the turn that ended it.
 """
 from dataclasses import dataclass
 from typing import Callable
@@ -64,16 +64,21 @@ def charge(rules: tuple, own_item: str, comparison: compare.Comparison, expected
     # the earliest turn up to there that another item owns and whose owner's own comparison sees a
     # difference in it: an item that looks at little (a stats table) first differs late, after the
     # turn that went wrong (a refused answer that started no new game)
-    found, theirs_of = None, {}
+    theirs_of: dict[str, compare.Comparison | None] = {}
+
+    def theirs_for(item: str) -> compare.Comparison | None:
+        if item not in theirs_of:
+            view = view_of(item)
+            theirs_of[item] = None if view is None else compare.compare_within(
+                expected_events, expected_end, actual_for(view), actual_end, view)
+        return theirs_of[item]
+
+    found = None
     for turn in range(last + 1):
         rule = _owner(rules, turn, exp_turns, exp_inputs)
         if rule is None or rule.item == own_item:
             continue
-        if rule.item not in theirs_of:
-            view = view_of(rule.item)
-            theirs_of[rule.item] = None if view is None else compare.compare_within(
-                expected_events, expected_end, actual_for(view), actual_end, view)
-        theirs = theirs_of[rule.item]
+        theirs = theirs_for(rule.item)
         if theirs is None:
             continue
         if (turn < len(theirs.turns) and not theirs.turns[turn].equal
@@ -82,7 +87,8 @@ def charge(rules: tuple, own_item: str, comparison: compare.Comparison, expected
             break
     if found is None:
         return None
-    return Charge(found.item, turn, found.what, own_passed=own_turns_matched(rules, own_item, scored, expected_events))
+    return Charge(found.item, turn, found.what,
+                  own_passed=own_turns_matched(rules, own_item, scored, expected_events, theirs_for))
 
 
 def divergence(comparison: compare.Comparison, expected_events: Transcript, expected_end: End,
@@ -106,22 +112,30 @@ def _owner(rules: tuple, turn: int, exp_turns: list[str], exp_inputs: list[str])
     return turn_owners.owner(rules, turn, len(exp_turns), typed, exp_turns[turn])
 
 
-def own_turns_matched(rules: tuple, own_item: str, scored: compare.Comparison, expected_events: Transcript) -> bool:
-    """Every turn the case's own item scores and no rule gives to another item matched, before and
-    after a charged one, and so did the end unless the last turn (the one that ended the program,
-    whose the exit status is) is another item's: a derailment of other items' turns (a quit's exit
-    status) leaves the case passing where it is filed."""
+def own_turns_matched(rules: tuple, own_item: str, scored: compare.Comparison, expected_events: Transcript,
+                      theirs: Callable[[str], compare.Comparison | None]) -> bool:
+    """Every turn the case's own item scores matched, before and after a charged one, but for
+    turns another item owns whose own comparison (`theirs(item)`) differs there too: that item's
+    behaviour, not this one's. The same for the end: a program's exit status belongs to the turn
+    that ended it, so a wrong status after a quit is the quit's. A derailment of other items'
+    turns leaves the case passing where it is filed; a difference of its own does not."""
     exp_turns, exp_inputs = views.split_turns(expected_events)
 
-    def others(index: int) -> bool:
+    def excused(index: int, end: bool = False) -> bool:
         if index >= len(exp_turns):
             return False
         rule = _owner(rules, index, exp_turns, exp_inputs)
-        return rule is not None and rule.item != own_item
+        if rule is None or rule.item == own_item:
+            return False
+        other = theirs(rule.item)
+        if other is None:
+            return False
+        if end:
+            return not other.end_ok
+        return index < len(other.turns) and not other.turns[index].equal
 
-    mine = [t for t in scored.turns if not others(t.index)]
-    end_theirs = bool(exp_turns) and others(len(exp_turns) - 1)
-    return all(t.equal for t in mine) and (scored.end_ok or end_theirs)
+    return (all(t.equal or excused(t.index) for t in scored.turns)
+            and (scored.end_ok or bool(exp_turns) and excused(len(exp_turns) - 1, end=True)))
 
 
 # --- the cause shown later: replays without an earlier item's inputs --------------------------
