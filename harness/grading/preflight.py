@@ -12,7 +12,6 @@ from harness.grading.submission import run_reference
 from harness.loading.cases import Case
 from harness.loading.spec import Spec
 from harness.running import runner
-from harness.running.environment import Workdir
 from harness.starts import drawing
 from harness.starts.reading import find_start, start_file
 from harness.outcome import Kind
@@ -32,8 +31,8 @@ def reference_takes_its_own_starts(spec: Spec, cases: list[Case], read_facts=Non
             continue
         checked.add(case.target)
         command = spec.reference_command(case.milestone, case.target, case.args)
-        with Workdir() as home, start_file(start) as path:
-            again = run_reference(spec, case, [settings.option, path], runner.FixedInputs(case.prefix), home)
+        with start_file(start) as path:
+            again = run_reference(spec, case, [settings.option, path], runner.FixedInputs(case.prefix))
         if again.end.kind == Kind.EXIT and again.end.status in (settings.rejected_exit, settings.unplayable_exit):
             last = (again.output().strip().splitlines() or ["no reason given"])[-1][:200]
             line = spec.document.line_of(["random_start", "option"]) if spec.document else None

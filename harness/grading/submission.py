@@ -26,7 +26,7 @@ from harness.outcome import End, Kind
 from harness.results import FAILED, HARNESS_ERROR, PASSED, BuildSummary, CaseResult, Cause, SubmissionResult, Verdict, Visibility
 from harness.running import launcher, proctree, runner, sandbox
 from harness.running.budget import Budget, Meter, counter, for_cases
-from harness.running.environment import Workdir, child_env, fork_server, reference_env
+from harness.running.environment import Workdir, child_env, fork_server, reference_env, trusted_folder
 from harness.safe_text import cap
 from harness.starts import drawing
 from harness.starts.reading import MISSING, StartProblem
@@ -50,9 +50,14 @@ def case_limits(spec: Spec, case: Case) -> runner.Limits:
     return spec.limits.merged(case.limits)
 
 
-def run_reference(spec: Spec, case: Case, extra: list[str], inputs, home: str) -> runner.RunResult:
+def run_reference(spec: Spec, case: Case, extra: list[str], inputs, program_home: str | None = None) -> runner.RunResult:
+    """The reference's run of this case. It starts in a fresh folder of its own, its HOME and
+    TMPDIR too (environment.trusted_folder), never in `program_home`, the folder a program ran in,
+    which callers hold and pass along: what a program wrote there (a module named as the
+    reference, a sitecustomize.py) must never run with the harness's rights."""
     command = spec.reference_command(case.milestone, case.target, case.args + extra)
-    return runner.run(command, env=reference_env(home), cwd=home, inputs=inputs, limits=case_limits(spec, case))
+    with trusted_folder() as home:
+        return runner.run(command, env=reference_env(home), cwd=home, inputs=inputs, limits=case_limits(spec, case))
 
 
 def rewriter(name: str | None):
@@ -78,9 +83,10 @@ def _read_facts(spec: Spec):
     return reader.read if reader else None
 
 
-def make_inputs(spec: Spec, case: Case, home: str):
-    """What is typed into this case's run (its lines, or what its strategy plays from the start drawn)."""
-    return drawing.inputs(spec, case, home, rewriter(spec.rewrite), _read_facts(spec))
+def make_inputs(spec: Spec, case: Case, program_home: str | None = None):
+    """What is typed into this case's run (its lines, or what its strategy plays from the start
+    drawn, planned by the reference in a folder of its own, never `program_home`)."""
+    return drawing.inputs(spec, case, rewriter(spec.rewrite), _read_facts(spec))
 
 
 def _program_args(spec: Spec, case: Case) -> list[str]:

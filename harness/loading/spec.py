@@ -24,6 +24,32 @@ SUBMISSION_SECONDS = 600.0
 MAX_SUBMISSION_SECONDS = 86400.0  # a day: the cap of the setting and of --budget
 
 
+PYTHON = "{python}"  # the harness's interpreter, in a reference's command
+SAFE_PATH = "-P"  # Python 3.11+: the folder it starts in is not searched for imports
+# Python's options that take no argument, and those that take the next word.
+_FLAGS = frozenset("bBdEiIOPqsSuvx")
+_WITH_ARGUMENT = frozenset({"-X", "-W", "--check-hash-based-pycs"})
+
+
+def _runs_module(options: list[str]) -> bool:
+    """The interpreter's words after it run a module (-m) or a command (-c), which put the folder
+    Python starts in first on the import path; a script's own folder (the instructor's) is put
+    there instead, and stays."""
+    words = iter(options)
+    for word in words:
+        if word in _WITH_ARGUMENT:
+            next(words, None)
+        elif word.startswith("--") and len(word) > 2:
+            continue
+        elif not word.startswith("-") or len(word) < 2:
+            return False  # the script, or "-" (standard input)
+        elif word[-1] in "mc" and set(word[1:-1]) <= _FLAGS:
+            return True
+        elif not set(word[1:]) <= _FLAGS:
+            return False  # an option this reading does not know (an -X or -W glued to its value)
+    return False
+
+
 @dataclass
 class Language:
     """How one target is built in one language: the files it needs and its compile and run commands."""
@@ -120,8 +146,14 @@ class Spec:
     def _reference_words(self) -> list[str]:
         """The command that runs the reference (a built one marks where its arguments go with "{args}")."""
         if isinstance(self.reference, str):
-            return [sys.executable if part == "{python}" else part.replace("{spec}", str(self.folder))
-                    for part in shlex.split(self.reference)]
+            parts = shlex.split(self.reference)
+            words = []
+            for at, part in enumerate(parts):
+                if part == PYTHON:
+                    words += [sys.executable, SAFE_PATH] if _runs_module(parts[at + 1:]) else [sys.executable]
+                else:
+                    words.append(part.replace("{spec}", str(self.folder)))
+            return words
         if self.built is None:  # every front door prepares the spec (building.reference.prepared) before a run
             raise InputError(f"the reference of {self.game} is a recipe that was not built before it was run; "
                              "this is the harness's own mistake: report it", self.folder / "spec.yaml")

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from harness.errors import InputError
 from harness.loading import config
+from harness.platforms import guard
 from harness.results import HARNESS_ERROR, PASSED, SubmissionResult, Visibility
 
 VERSION = 1  # the runners' report format (autograding-command-grader writes version 1)
@@ -225,16 +226,9 @@ def grade(game: str, place: Where, *, points: float | None, select: str | None, 
 
 
 def run(game: str, place: Where, **options) -> int:
-    """`grade`, and a report with status `error` whatever stops it: a harness failure never
-    leaves the reporter without a report, nor looks like the student's 0."""
-    try:
-        return grade(game, place, **options)
-    except InputError as problem:
-        _fail(place, str(problem))
-        raise
-    except Exception as problem:  # a bug in the harness: the instructor needs the traceback too
-        _fail(place, f"the grader itself failed ({type(problem).__name__}: {problem})")
-        raise
+    """`grade`, and a report with status `error` whatever stops it (guard.always_reported): a
+    harness failure never leaves the reporter without a report, nor looks like the student's 0."""
+    return guard.always_reported(lambda: grade(game, place, **options), lambda said: _fail(place, said))
 
 
 def _fail(place: Where, problem: str) -> None:

@@ -7,8 +7,8 @@ grades one, and results.json gets what a student must see: the build's reason an
 compiler's first error at the top, each case as a test with its share of the score and, when
 it fails, its first difference; hidden cases get the visibility asked for (their score
 counts either way). The whole typed result goes beside it as result.json, for the instructor.
-When nothing can be graded (a broken spec, no submission folder) results.json still says
-why, so the student never sees a bare autograder failure.
+When nothing can be graded (a broken spec, no submission folder, a failure of the harness
+itself) results.json still says why, so the student never sees a bare autograder failure.
 """
 import sys
 from dataclasses import dataclass
@@ -17,6 +17,7 @@ from pathlib import Path
 from harness import atomic
 from harness.errors import InputError
 from harness.loading import config
+from harness.platforms import guard
 from harness.reporting import exports
 
 ROOT = Path("/autograder")
@@ -55,10 +56,16 @@ def not_graded(where: Layout, problem: str) -> None:
         pass  # the one line on stderr is all that is left
 
 
-def grade(game: str, where: Layout, *, select: str | None, hidden: str, allow_unconfined: bool,
-          settings: config.Settings) -> int:
-    """Grade the submission at `where`; 0 if every case passed, 1 otherwise (results written either way).
-    `settings`: the command's HARNESS_* settings (`config.load()`, read once by its front door)."""
+def grade(game: str, where: Layout, **options) -> int:
+    """Grade the submission at `where`; 0 if every case passed, 1 otherwise. results.json is
+    written whatever happens: the grade, or why nothing was graded (guard.always_reported)."""
+    return guard.always_reported(lambda: _grade(game, where, **options), lambda said: not_graded(where, said))
+
+
+def _grade(game: str, where: Layout, *, select: str | None, hidden: str, allow_unconfined: bool,
+           settings: config.Settings) -> int:
+    """The grading itself. `settings`: the command's HARNESS_* settings (`config.load()`, read
+    once by its front door)."""
     from harness.platforms.common import grade_folder
 
     spec, result = grade_folder(game, where.submission, select=select, allow_unconfined=allow_unconfined,

@@ -22,6 +22,7 @@ from pathlib import Path
 from harness import atomic
 from harness.errors import InputError
 from harness.loading import config
+from harness.platforms import guard
 from harness.grading import scoring
 from harness.loading import stages
 from harness.reporting import exports, hidden
@@ -189,10 +190,16 @@ def fitted(doc: dict, limit: int = RESULTS_BYTES) -> dict:
     return cut
 
 
-def grade(game: str, where: Layout, *, select: str | None, allow_unconfined: bool,
-          settings: config.Settings, budget: float | None = None) -> int:
-    """Grade the job at `where`; 0 if every case passed, 1 otherwise (results written either way).
-    `settings`: the command's HARNESS_* settings (`config.load()`, read once by its front door)."""
+def grade(game: str, where: Layout, **options) -> int:
+    """Grade the job at `where`; 0 if every case passed, 1 otherwise. results.json is written
+    whatever happens: the grade, or why nothing was graded (guard.always_reported)."""
+    return guard.always_reported(lambda: _grade(game, where, **options), lambda said: not_graded(where, said))
+
+
+def _grade(game: str, where: Layout, *, select: str | None, allow_unconfined: bool,
+           settings: config.Settings, budget: float | None = None) -> int:
+    """The grading itself. `settings`: the command's HARNESS_* settings (`config.load()`, read
+    once by its front door)."""
     from harness.platforms.common import grade_folder
 
     data = read_data(where)

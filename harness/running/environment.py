@@ -29,7 +29,19 @@ def fork_server():
             multiprocessing.util.get_temp_dir()  # made once per process, then kept
         finally:
             tempfile.tempdir = chosen
-    multiprocessing.forkserver.ensure_running()
+    # The fork server is a fresh interpreter started with `-c`, which would put the folder the
+    # harness was started in first on its import path: a student's checkout in GitHub Classroom,
+    # or a submission folder an instructor grades from. PYTHONSAFEPATH (Python 3.11's -P) leaves
+    # that folder out; the server, and every case worker forked from it, imports the harness's own
+    # modules only.
+    safe, os.environ["PYTHONSAFEPATH"] = os.environ.get("PYTHONSAFEPATH"), "1"
+    try:
+        multiprocessing.forkserver.ensure_running()
+    finally:
+        if safe is None:
+            os.environ.pop("PYTHONSAFEPATH", None)
+        else:
+            os.environ["PYTHONSAFEPATH"] = safe
     return multiprocessing.get_context("forkserver")
 
 
@@ -50,17 +62,34 @@ def child_env(home: str, extra: dict | None = None) -> dict:
 
 
 def reference_env(home: str) -> dict:
-    """The references are the `reference` package that ships beside the harness."""
+    """The environment of a run the harness trusts (a reference, its planner). The references
+    are the `reference` package that ships beside the harness; `home` must be a
+    `trusted_folder()`: Python looks in HOME for the user's site-packages (never here:
+    PYTHONNOUSERSITE), and a reference may read or write its HOME and TMPDIR."""
     return child_env(home, {"PYTHONPATH": str(paths.install_root()),
-                            "PYTHONDONTWRITEBYTECODE": "1"})
+                            "PYTHONDONTWRITEBYTECODE": "1", "PYTHONNOUSERSITE": "1"})
 
 
 class Workdir:
-    """A fresh, empty working folder for one run, removed afterwards."""
+    """A fresh, empty working folder for one run, removed afterwards (`kind` names it:
+    paths.temporary)."""
+
+    def __init__(self, kind: str = "run"):
+        self.kind = kind
 
     def __enter__(self) -> str:
-        self._dir = tempfile.TemporaryDirectory(prefix=paths.temporary("run"))
+        self._dir = tempfile.TemporaryDirectory(prefix=paths.temporary(self.kind))
         return self._dir.name
 
     def __exit__(self, *exc):
         self._dir.cleanup()
+
+
+def trusted_folder() -> Workdir:
+    """The working folder, HOME and TMPDIR of one run the harness trusts (a reference, its
+    planner): fresh, empty and the harness's alone (mode 0700). Never the folder a program ran
+    in: a program may write anything into its own folder (a module named as the reference, a
+    sitecustomize.py, a .pth, a results.json), and what starts in a folder imports from it and
+    reads its settings there. Unconfined as root, a program runs as a uid of its own, which
+    cannot enter this folder; in bubblewrap it does not see it."""
+    return Workdir("trusted")

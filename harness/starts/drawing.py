@@ -65,13 +65,12 @@ def reference_seed_args(spec: Spec, case: Case) -> list[str]:
     return spec.seed_args(case.seed if case.seed is not None else settings.seed if settings else None)
 
 
-def inputs(spec: Spec, case: Case, home: str, rewrite, reader):
+def inputs(spec: Spec, case: Case, rewrite, reader):
     """What is typed: the case's lines, or its prefix then the lines its strategy plays from the start drawn."""
     if case.strategy is None:
         return runner.FixedInputs(case.prefix)
     reference = spec.reference_command(case.milestone, case.target, case.args)
-    return StrategyInputs(case.prefix, case.strategy, reference, spec.random_start_for(case.target), home,
-                          rewrite, reader)
+    return StrategyInputs(case.prefix, case.strategy, reference, spec.random_start_for(case.target), rewrite, reader)
 
 
 def expected(spec: Spec, case: Case, output: str, typed, rerun, reader) -> Rerun | StartProblem | None:

@@ -1,10 +1,11 @@
 """The inputs a case's strategy types from the start a program drew: planned by the reference
-(`--plan`), from the start handed to it in a file."""
+(`--plan`), from the start handed to it in a file, in a folder of the reference's own (never the
+program's: it is still running, and may have written anything in its folder)."""
 import json
 import subprocess
 
 from harness.loading.random_start import RandomStart
-from harness.running.environment import reference_env
+from harness.running.environment import reference_env, trusted_folder
 from harness.starts.reading import UNUSABLE, StartProblem, find_start, judged, start_file, too_long
 
 PLAN_SECONDS = 30
@@ -13,13 +14,13 @@ PLAN_SECONDS = 30
 BAD_PLAN = 2
 
 
-def plan(reference: list[str], settings: RandomStart, start: str, strategy: dict, home: str) -> list[str] | StartProblem:
+def plan(reference: list[str], settings: RandomStart, start: str, strategy: dict) -> list[str] | StartProblem:
     """The lines the strategy types from this start, as the reference plans them."""
     problem = too_long(settings, start)
     if problem is not None:
         return problem
     options = {k: v for k, v in strategy.items() if k != "prefix"}
-    with start_file(start) as path:
+    with trusted_folder() as home, start_file(start) as path:
         done = subprocess.run([*reference, settings.option, path, settings.plan_option, json.dumps(options)],
                               env=reference_env(home), cwd=home, stdin=subprocess.DEVNULL, capture_output=True,
                               text=True, errors="replace", timeout=PLAN_SECONDS)
@@ -37,10 +38,10 @@ class StrategyInputs:
     """A fixed prefix, then the lines a strategy plays from the start the program printed."""
     plans_from_start = True  # the expected transcript is always the reference's from the program's start
 
-    def __init__(self, prefix, strategy: dict, reference: list[str], settings: RandomStart, home: str, rewrite=None,
+    def __init__(self, prefix, strategy: dict, reference: list[str], settings: RandomStart, rewrite=None,
                  reader=None):
         self.lines = [str(x) for x in prefix]
-        self.strategy, self.reference, self.settings, self.home = strategy, reference, settings, home
+        self.strategy, self.reference, self.settings = strategy, reference, settings
         self.rewrite = rewrite or (lambda text: text)
         self.reader = reader
         self.problem: StartProblem | None = None
@@ -53,7 +54,7 @@ class StrategyInputs:
             start = find_start(self.settings, self.rewrite(output_so_far), self.reader)
             if start is None:
                 return None  # judged after the run: no start in the output
-            planned = plan(self.reference, self.settings, start, self.strategy, self.home)
+            planned = plan(self.reference, self.settings, start, self.strategy)
             if isinstance(planned, StartProblem):
                 self.problem = planned
                 return None
