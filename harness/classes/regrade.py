@@ -14,14 +14,14 @@ build failed or whose files were missing runs nothing: a case change cannot touc
 
 The delta (`delta.csv`, the class page) is each submission whose score or case verdicts moved:
 by how much, in which items, because of which case and turn."""
-import csv
 import dataclasses
 import io
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness import atomic
+from harness import atomic, csv_cells
 from harness.classes import resume
+from harness.csv_cells import Figure
 from harness.grading import scoring
 from harness.loading.cases import Case
 from harness.results import HARNESS_ERROR, PASSED, CaseResult, SubmissionResult, Verdict
@@ -146,12 +146,12 @@ def change(before: SubmissionResult, after: SubmissionResult) -> Change | None:
 def delta_csv(changes: list[Change]) -> str:
     """One row per submission whose grade moved: before, after, change, the items and the cases."""
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = csv_cells.Writer(out)  # text cells never formulas; the numbers stay numbers (-2.50)
     writer.writerow(["student", "before_percent", "after_percent", "points_before", "points_after", "points_change",
                      "items", "cases"])
     for c in changes:
-        writer.writerow([c.name, f"{c.before:.2f}", f"{c.after:.2f}", f"{c.earned_before:.2f}", f"{c.earned_after:.2f}",
-                         f"{c.points:+.2f}",
+        writer.writerow([c.name, Figure(c.before, ".2f"), Figure(c.after, ".2f"), Figure(c.earned_before, ".2f"),
+                         Figure(c.earned_after, ".2f"), Figure(c.points, "+.2f"),
                          "; ".join(f"{item} {a:.2f}->{b:.2f}" for item, a, b in c.items),
                          "; ".join(f"{k.case} {k.before}->{k.after}" + (f" at {k.where}" if k.where else "")
                                    for k in c.cases)])

@@ -1,12 +1,12 @@
 """The roster: students and their tokens (a CSV `student,token`), made and read; a token is
 compared in constant time with every entry and never written to a log or an error."""
-import csv
 import hmac
 import io
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
+from harness import csv_cells
 from harness.errors import InputError
 
 MIN_TOKEN_CHARS = 16
@@ -48,7 +48,7 @@ def load(path: Path, instructor: str | None = None) -> Roster:
         raise InputError(f"cannot read the roster {path}: {problem.strerror or problem}")
     except UnicodeDecodeError:
         raise InputError(f"the roster {path} is not UTF-8 text")
-    rows = csv.DictReader(io.StringIO(text))
+    rows = csv_cells.DictReader(io.StringIO(text))  # read back to the names and tokens `make` wrote
     if not rows.fieldnames or not {"student", "token"} <= set(rows.fieldnames):
         raise InputError(f"{path}: the roster needs the columns student,token (a header line)")
     students, names, tokens = [], set(), set()
@@ -73,7 +73,10 @@ def load(path: Path, instructor: str | None = None) -> Roster:
 
 
 def new_token() -> str:
-    return secrets.token_urlsafe(24)
+    """A random token that starts with a letter or digit: a roster never shows it with a quote in front."""
+    while (token := secrets.token_urlsafe(24))[0] in csv_cells.TRIGGERS:
+        pass
+    return token
 
 
 def make(names_file: Path) -> str:
@@ -86,7 +89,7 @@ def make(names_file: Path) -> str:
     if not names:
         raise InputError(f"{names_file} holds no name (one a line)")
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv_cells.Writer(out, lineterminator="\n")  # a name (or a token starting with -) is never a formula
     writer.writerow(["student", "token"])
     for name in names:
         writer.writerow([name, new_token()])

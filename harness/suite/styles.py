@@ -23,7 +23,7 @@ from harness.loading import config, paths
 from harness.loading.cases import Case
 from harness.loading.spec import Spec
 from harness.reporting import files as report_files
-from harness.results import PASSED, SubmissionResult
+from harness.results import FAILED, HARNESS_ERROR, UNGRADABLE, CaseResult, SubmissionResult
 from harness.suite.audit_reference import Reference, ready_build, resolve, seeded
 
 STYLER_SUFFIX = "_styles.py"
@@ -47,7 +47,8 @@ class StyledResult:
 
     @property
     def full(self) -> bool:
-        return self.earned >= self.possible
+        """100 %, and no case that cost anything (a harness error publishes no total)."""
+        return self.earned >= self.possible and not self.failed
 
 
 @dataclass
@@ -101,6 +102,13 @@ def _groups(cases: list[Case]) -> dict[str | None, list[Case]]:
     return groups
 
 
+def _costs(case: CaseResult) -> bool:
+    """The case costs the program something: it failed, the harness failed on it, or it could not be
+    graded and was charged to an item (a seeded run's check of the start's law cannot be judged and
+    is charged to nothing: it costs nothing, as for the audit's mutants)."""
+    return case.status in (FAILED, HARNESS_ERROR) or case.status == UNGRADABLE and case.charged_to is not None
+
+
 def _lost(result: SubmissionResult) -> list[str]:
     return [i.id for i in result.items if i.graded and i.counted and i.earned < i.weight]
 
@@ -127,7 +135,7 @@ def grade_one(grader: grading.Grader, spec: Spec, cases: list[Case], styler: Pat
         graded.append((milestone, result))
         earned, possible = earned + result.earned, possible + result.possible
         lost += [i for i in _lost(result) if i not in lost]
-        failed += [f"{c.name}: {c.reason or c.status}" for c in result.cases if c.status != PASSED]
+        failed += [f"{c.name}: {c.reason or c.status}" for c in result.cases if _costs(c)]
     target = next(iter(spec.targets))
     play = shlex.join(command(spec, None, target, styler, seed))
     written = []
@@ -174,7 +182,7 @@ def text(report: StylesReport, game_argument: str) -> str:
     lines = [f"Styles of {report.title} ({report.game}): seeds {report.first_seed}-"
              f"{report.first_seed + len(report.results) - 1}, {report.seconds:.0f} s",
              f"styles: {report.full} of {len(report.results)} at 100 %"]
-    below = [r for r in report.results if not r.full or r.failed]
+    below = [r for r in report.results if not r.full]
     groups: dict[tuple[str, ...], list[StyledResult]] = {}
     for result in below:
         groups.setdefault(result.lost, []).append(result)
