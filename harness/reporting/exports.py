@@ -4,14 +4,14 @@ They show the numbers scoring computed (each case's `value` and `earned`), so th
 scores add up to the total exactly, and say them as scoring explains them (`scoring.explain`:
 "worth 0.5 of 10 points"); nothing here scores anything again.
 """
-import csv
 import json
 import math
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness import atomic
+from harness import atomic, csv_cells
+from harness.csv_cells import Figure
 from harness.grading import scoring
 from harness.results import FAILED, HARNESS_ERROR, PASSED, UNGRADABLE, CaseResult, SubmissionResult, Verdict, \
     Visibility
@@ -208,7 +208,7 @@ def gradebook(results: list[SubmissionResult], path: Path, not_graded: list[str]
     cols = columns(results, rubric)
     graded = [c for c in cols if c.graded]
     hand = [c for c in cols if not c.graded]
-    total = f"{math.fsum(c.weight for c in cols):g}" if cols else ""
+    total = Figure(math.fsum(c.weight for c in cols), "g") if cols else ""
     sources = sources or {}
 
     def head(name: str) -> list[str]:
@@ -219,14 +219,15 @@ def gradebook(results: list[SubmissionResult], path: Path, not_graded: list[str]
     for result in results:
         earned = {item.id: item for item in result.items}
         if not result.published:  # must be regraded: no number that leaves a case out
-            rows.append((result.name, [*head(result.name), result.status, "", "", f"{result.possible:g}", total,
+            rows.append((result.name, [*head(result.name), result.status, "", "", Figure(result.possible, "g"), total,
                                        result.passed, result.total, writable("; ".join(result.off_language)),
                                        *[""] * len(cols)]))
             continue
-        rows.append((result.name, [*head(result.name), result.status, f"{result.percent:.2f}", f"{result.earned:.2f}",
-                                   f"{result.possible:g}", total, result.passed, result.total,
+        rows.append((result.name, [*head(result.name), result.status, Figure(result.percent, ".2f"),
+                                   Figure(result.earned, ".2f"), Figure(result.possible, "g"), total, result.passed,
+                                   result.total,
                                    writable("; ".join(result.off_language)),
-                                   *[f"{earned[c.id].earned:.2f}" if c.id in earned and earned[c.id].counted
+                                   *[Figure(earned[c.id].earned, ".2f") if c.id in earned and earned[c.id].counted
                                      else "" for c in graded], *[""] * len(hand)]))
     for name in not_graded:
         rows.append((name, [*head(name), Verdict.NOT_GRADED, *[""] * (len(GRADEBOOK_COLUMNS) - 4 + len(cols))]))
@@ -240,7 +241,7 @@ def gradebook(results: list[SubmissionResult], path: Path, not_graded: list[str]
             row[len(GRADEBOOK_COLUMNS):len(GRADEBOOK_COLUMNS)] = late_cells(
                 late.get(name), result if result is not None and result.published else None)
     with atomic.replacing(path, newline="") as f:  # a reader never sees half a gradebook
-        writer = csv.writer(f)
+        writer = csv_cells.Writer(f)  # a student's name or file name is never a formula
         writer.writerow([*GRADEBOOK_COLUMNS, *(LATE_COLUMNS if late is not None else []), *[c.header for c in cols]])
         writer.writerows(row for _, row in rows)
 
@@ -259,17 +260,17 @@ def late_cells(late, result: SubmissionResult | None) -> list[str]:
     when = late.submitted.time.isoformat(timespec="seconds") if late.submitted.time else ""
     known = late.late_seconds is not None
     cells = [when, late.submitted.source, late.deadline.isoformat(timespec="seconds"), writable(late.extension),
-             late.standing, f"{late.late_seconds / 3600:.2f}" if known else "", str(late.days) if known else "",
-             f"{late.penalty:g}"]
+             late.standing, Figure(late.late_seconds / 3600, ".2f") if known else "", late.days if known else "",
+             Figure(late.penalty, "g")]
     if result is None:
         return [*cells, "", ""]
-    return [*cells, f"{late.final(result.percent):.2f}", f"{late.final(result.earned):.2f}"]
+    return [*cells, Figure(late.final(result.percent), ".2f"), Figure(late.final(result.earned), ".2f")]
 
 
 def gradebook_names(path: Path) -> set[str]:
-    """The submissions a gradebook lists (OSError when there is none)."""
+    """The submissions a gradebook lists, read back to the names it was written with (OSError when there is none)."""
     with path.open(newline="", encoding="utf-8", errors="replace") as f:
-        return {row["submission"] for row in csv.DictReader(f) if row.get("submission")}
+        return {row["submission"] for row in csv_cells.DictReader(f) if row.get("submission")}
 
 
 def json_text(data) -> str:
