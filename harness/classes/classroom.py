@@ -2,14 +2,23 @@
 an LMS export grouped into one submission per student, each with a name unique in every output.
 
 A class folder holds one submission per child (a folder, an archive or a lone source file).
-LMS exports are recognised by their file names and grouped by student:
+LMS exports are recognised by their file names and grouped by student. Each name is read by its
+platform's own scheme from where the platform writes it: the prefix the platform puts in front of
+the student's file name, matched once at the start of the name, with the student part as that
+platform forms it; what follows the prefix is the student's file name, data and nothing more (a
+file named `bob_attempt_2099-12-31-23-59-59_Main.java` is the uploader's file of that name):
 
-- Canvas `submissions.zip`: `smithjohn[_LATE]_<user id>_<attachment id>_<File>` (a resubmitted
-  file gets `-1`, `-2` before its extension);
-- Moodle "Download all submissions": `<Full Name>_<participant id>_assignsubmission_file_<File>`,
-  or one folder per student named `<Full Name>_<participant id>_assignsubmission_file_`;
-- Blackboard: `<Assignment>_<username>_attempt_<YYYY-MM-DD-HH-MM-SS>_<File>` (the latest
-  attempt is graded; its `.txt` receipt is not a source).
+- Canvas `submissions.zip`: `<sortable name, word characters, lower case>[_LATE]_<user id>_<file
+  id>_<File>`, or `[LATE_]anon_<anonymous id>_<file id>_<File>` when grading is anonymous (a
+  resubmitted file gets `-1`, `-2` before its extension);
+- Moodle "Download all submissions": `<Full Name>_<participant id>_assignsubmission_file_<File>`
+  (Moodle writes the name's own underscores as spaces), or one folder per student named
+  `<Full Name>_<participant id>_assignsubmission_file_`;
+- Blackboard: `<Assignment>_<username>_attempt_<YYYY-MM-DD-HH-MM-SS>_<File>`, and for each
+  attempt its receipt `<Assignment>_<username>_attempt_<stamp>.txt`, Blackboard's own record of
+  it ("Name: Full Name (username)", "Date Submitted: ..."): the latest attempt is graded, its
+  receipt counted (an attempt of text alone is an attempt with no files), and the receipt names the
+  user and the time when it is there.
 
 Grouped files are copied under their real names (`Main.java`) into a staging folder, never
 following a link; each renaming is an intake line of the report, never a deduction.
@@ -47,10 +56,18 @@ NAME_CHARS = 80
 SEARCH_DEPTH = 8  # how deep a child is searched for the spec's files when telling a class from a project
 SEARCH_ENTRIES = 2000
 
-_CANVAS = re.compile(r"^(?P<student>[A-Za-z0-9-]+)(?P<late>_LATE)?_(?P<id>\d+)_(?P<attachment>\d+)_(?P<file>.+)$")
-_MOODLE = re.compile(r"^(?P<student>.+?)_(?P<id>\d+)_assignsubmission_(?P<plugin>[a-z]+)_(?P<file>.*)$")
-_MOODLE_FOLDER = re.compile(r"^(?P<student>.+?)_(?P<id>\d+)_assignsubmission_(?P<plugin>[a-z]+)_?$")
-_BLACKBOARD = re.compile(r"^(?P<assignment>.+)_(?P<student>[^_]+)_attempt_(?P<stamp>\d{4}(?:-\d{2}){5})(?:_(?P<file>.+)|\.txt)?$")
+# Each platform's prefix, anchored at the start of the name; the student's own file name follows it.
+# Canvas: the sortable name made word characters and lower case (so `_LATE` is only ever Canvas's).
+_CANVAS = re.compile(r"^(?P<student>\w*?)(?P<late>_LATE)?_(?P<id>\d+)_(?P<attachment>\d+)_(?P<file>.+)$")
+_CANVAS_ANONYMOUS = re.compile(r"^(?P<late>LATE_)?(?P<student>anon)_(?P<id>[A-Za-z0-9]+)_(?P<attachment>\d+)_(?P<file>.+)$")
+# Moodle: the full name with its underscores written as spaces, so the first `_` ends it.
+_MOODLE = re.compile(r"^(?P<student>[^_]*)_(?P<id>\d+)_assignsubmission_(?P<plugin>[a-z]+)_(?P<file>.*)$")
+_MOODLE_FOLDER = re.compile(r"^(?P<student>[^_]*)_(?P<id>\d+)_assignsubmission_(?P<plugin>[a-z]+)_?$")
+# Blackboard: the first `_attempt_<stamp>` ends its prefix (an assignment's name is the instructor's).
+_ATTEMPT = "_attempt_"
+_STAMP = re.compile(r"\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2}")
+_STAMP_CHARS = 19
+RECEIPT_BYTES = 64 * 1024  # a Blackboard receipt read, at most
 _RESUBMITTED = re.compile(r"^(?P<stem>.+)-\d+(?P<suffix>\.[^.]+)$")
 
 
@@ -60,6 +77,31 @@ class Member:
     source: Path
     name: str
     attempt: str = ""  # Blackboard: the attempt's time stamp
+
+
+@dataclass(frozen=True)
+class LmsName:
+    """An export's file or folder name read by its platform's scheme: whose it is (`key`: the
+    platform's own id of the student), the student part as the platform wrote it, and the
+    student's own file name after the platform's prefix."""
+    layout: "Layout"
+    key: str  # groups one student's files: Canvas's user and Moodle's participant with the name, Blackboard's `<Assignment>_<username>`
+    student: str  # the student part of the name (Blackboard: a first reading, a receipt may settle it)
+    lms_id: str
+    file: str  # the student's file name; "" for a folder or a Blackboard receipt
+    prefix_end: int  # where the platform's prefix ends in the name
+    late: bool = False  # Canvas flagged it late
+    attempt: str = ""  # Blackboard's attempt stamp
+    receipt: bool = False  # Blackboard's receipt of the attempt
+    plugin: str = "file"  # Moodle's submission plugin
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """What a Blackboard receipt's header says: the username in its Name line (read against the
+    file names) and its Date Submitted, as written ("" where it says none)."""
+    name_line: str = ""
+    submitted: str = ""
 
 
 @dataclass
@@ -76,6 +118,8 @@ class Entry:
     original: str = ""  # the folder or file name as found (an LMS export's: the student's part of it)
     lms_id: str = ""  # the LMS's id of the student where the export names one (Canvas user, Moodle participant)
     attempt: str = ""  # Blackboard: the graded attempt's time stamp (YYYY-MM-DD-HH-MM-SS)
+    receipt_time: str = ""  # Blackboard: the graded attempt's receipt's Date Submitted, as written
+    receipts: dict[str, Path] = field(default_factory=dict)  # Blackboard: each attempt's receipt, by stamp
     canvas_late: bool = False  # Canvas named a file of it _LATE
     late: object = None  # its lateness.Lateness, when a deadline is set
 
@@ -174,16 +218,75 @@ def _holds(folder: Path, wanted: set[str]) -> bool:
     return False
 
 
-def _lms(name: str, is_dir: bool):
-    """(layout, match) when `name` is an LMS export's file or folder name, else None."""
+def _lms(name: str, is_dir: bool) -> LmsName | None:
+    """The name read by the scheme of the platform that wrote it, else None. Each platform's prefix
+    is matched at the start; where a name fits two (a Canvas file the student named like a
+    Blackboard export), the platform whose prefix comes first owns it: the rest is the student's."""
     if is_dir:
         match = _MOODLE_FOLDER.match(name)
-        return (MOODLE, match) if match else None
-    for layout, pattern in ((MOODLE, _MOODLE), (BLACKBOARD, _BLACKBOARD), (CANVAS, _CANVAS)):
-        match = pattern.match(name)
-        if match:
-            return layout, match
+        return None if match is None else LmsName(
+            MOODLE, f"{match['student']}_{match['id']}", match["student"], match["id"], "", len(name),
+            plugin=match["plugin"])
+    match = _MOODLE.match(name)
+    if match:
+        return LmsName(MOODLE, f"{match['student']}_{match['id']}", match["student"], match["id"], match["file"],
+                       match.start("file"), plugin=match["plugin"])
+    canvas, blackboard = _canvas(name), blackboard_name(name)
+    if canvas and blackboard:
+        return canvas if canvas.prefix_end <= blackboard.prefix_end else blackboard
+    return canvas or blackboard
+
+
+def _canvas(name: str) -> LmsName | None:
+    match = _CANVAS_ANONYMOUS.match(name) or _CANVAS.match(name)
+    if match is None:
+        return None
+    return LmsName(CANVAS, f"{match['student']}_{match['id']}", match["student"], match["id"], match["file"],
+                   match.start("file"), late=bool(match["late"]))
+
+
+def blackboard_name(name: str) -> LmsName | None:
+    """A Blackboard export name, split where Blackboard's prefix ends: the first `_attempt_`
+    followed by a time stamp; a later one is part of the student's file name."""
+    start = 0
+    while (at := name.find(_ATTEMPT, start)) != -1:
+        stamp_at = at + len(_ATTEMPT)
+        stamp = name[stamp_at:stamp_at + _STAMP_CHARS]
+        if _STAMP.fullmatch(stamp):
+            head, rest = name[:at], name[stamp_at + _STAMP_CHARS:]
+            assignment, _, user = head.rpartition("_")
+            if not assignment or not user:
+                return None
+            if rest.lower() == ".txt":
+                return LmsName(BLACKBOARD, head, user, user, "", at, attempt=stamp, receipt=True)
+            if rest.startswith("_") and len(rest) > 1:
+                return LmsName(BLACKBOARD, head, user, user, rest[1:], at, attempt=stamp)
+            return None
+        start = at + 1
     return None
+
+
+def read_receipt(path: Path) -> Receipt:
+    """A Blackboard receipt's header (the lines before its first blank line: Name, Assignment,
+    Date Submitted...); what follows it (the student's text and comments) is never read as it."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        with os.fdopen(descriptor, "rb") as reader:
+            if not stat.S_ISREG(os.fstat(reader.fileno()).st_mode):
+                return Receipt()
+            data = reader.read(RECEIPT_BYTES)
+    except OSError:
+        return Receipt()
+    header: list[str] = []
+    for line in data.decode("utf-8-sig", errors="replace").splitlines():
+        if not line.strip():
+            if header:
+                break
+            continue
+        header.append(line.strip())
+    name = next((line for line in header if line.startswith("Name:")), "")
+    submitted = next((line[len("Date Submitted:"):].strip() for line in header if line.startswith("Date Submitted:")), "")
+    return Receipt(name, submitted)
 
 
 def children(folder: Path, exclude: set[str] = frozenset()) -> Found:
@@ -206,24 +309,23 @@ def children(folder: Path, exclude: set[str] = frozenset()) -> Found:
             else:
                 skipped.append(child.name)
             continue
-        layout, match = found
-        if layout == MOODLE and match["plugin"] != "file":
+        if found.layout == MOODLE and found.plugin != "file":
             other_plugins.append(child.name)
             continue
-        if layout == BLACKBOARD and not match["file"]:
-            receipts += 1
-            continue
-        student = match["student"] if layout == BLACKBOARD else f"{match['student']}_{match['id']}"
-        group = groups.setdefault((layout, student), Entry(
-            student, "", layout, parent=folder.name, original=match["student"],
-            lms_id=match["student"] if layout == BLACKBOARD else match["id"]))
+        group = groups.setdefault((found.layout, found.key), Entry(
+            found.key if found.layout != BLACKBOARD else found.student, "", found.layout, parent=folder.name,
+            original=found.student, lms_id=found.lms_id))
         if stat.S_ISDIR(kind):
             group.path = path
             group.shown = str(path)
-            group.notes.append(f"{layout} export: the folder {child.name} is {student}'s submission")
+            group.notes.append(f"{found.layout} export: the folder {child.name} is {group.label}'s submission")
+        elif found.receipt:
+            receipts += 1
+            group.receipts[found.attempt] = path
         else:
-            group.members.append(Member(path, match["file"], match["stamp"] if layout == BLACKBOARD else ""))
-            group.canvas_late = group.canvas_late or (layout == CANVAS and bool(match["late"]))
+            group.members.append(Member(path, found.file, found.attempt))
+            group.canvas_late = group.canvas_late or found.late
+    _blackboard_users({head: group for (layout, head), group in groups.items() if layout == BLACKBOARD})
     for group in groups.values():
         _settle(group, folder)
         entries.append(group)
@@ -231,23 +333,63 @@ def children(folder: Path, exclude: set[str] = frozenset()) -> Found:
     if skipped:
         notes.append(f"{folder}: not submissions, left out: {', '.join(skipped)}")
     if receipts:
-        notes.append(f"{folder}: {receipts} Blackboard receipt{'s' if receipts != 1 else ''} (.txt) left out")
+        notes.append(f"{folder}: {receipts} Blackboard receipt{'s' if receipts != 1 else ''} (.txt) read as "
+                     "Blackboard's record of each attempt, not as sources")
     if other_plugins:
         notes.append(f"{folder}: Moodle entries other than files left out: {', '.join(other_plugins)}")
     return Found(entries, notes)
 
 
+def _blackboard_users(groups: dict[str, Entry]) -> None:
+    """Each Blackboard student's graded attempt and username, by `<Assignment>_<username>`: the
+    latest attempt, receipts counted; its receipt's Name line settles where the assignment's name
+    ends and the username begins (a username may hold `_`), and an assignment learnt so serves the
+    students with no receipt."""
+    assignments: set[str] = set()
+    for head, group in groups.items():
+        group.attempt = max([m.attempt for m in group.members] + list(group.receipts))
+        receipt = group.receipts.get(group.attempt)
+        if receipt is None:
+            continue
+        record = read_receipt(receipt)
+        group.receipt_time = record.submitted
+        user = _named_user(head, record.name_line)
+        if user:
+            _rename(group, user)
+            assignments.add(head[: -len(user) - 1])
+    for head, group in groups.items():
+        known = [a for a in assignments if head.startswith(a + "_") and len(head) > len(a) + 1]
+        if known and group.attempt not in group.receipts:
+            _rename(group, head[len(max(known, key=len)) + 1:])
+
+
+def _named_user(head: str, name_line: str) -> str:
+    """The longest tail of `<Assignment>_<username>` that the receipt's Name line gives in
+    parentheses at its end ("" when it names none of them)."""
+    for at, char in enumerate(head):
+        if char == "_" and at > 0 and name_line.endswith(f"({head[at + 1:]})"):
+            return head[at + 1:]
+    return ""
+
+
+def _rename(group: Entry, user: str) -> None:
+    group.label = group.original = group.lms_id = user
+
+
 def _settle(group: Entry, folder: Path) -> None:
     """A grouped student's files under their real names: the latest Blackboard attempt only,
     Canvas's resubmission suffix (`Main-1.java`) dropped where no other file has that name."""
-    if group.layout == BLACKBOARD and group.members:
-        latest = max(m.attempt for m in group.members)
+    if group.layout == BLACKBOARD:
+        latest = group.attempt
         dropped = [m for m in group.members if m.attempt != latest]
         group.members = [m for m in group.members if m.attempt == latest]
-        group.attempt = latest
         if dropped:
             group.notes.append(f"Blackboard export: attempt {latest} graded; {len(dropped)} file"
                                f"{'s' if len(dropped) != 1 else ''} of earlier attempts left out")
+        if not group.members:
+            group.notes.append(f"Blackboard export: attempt {latest} graded, and it holds no file")
+        if latest in group.receipts:
+            group.notes.append(f"Blackboard export: {group.receipts[latest].name} is the record of attempt {latest}")
     if group.layout == CANVAS:
         names = {m.name for m in group.members}
         for member in group.members:
@@ -259,9 +401,10 @@ def _settle(group: Entry, folder: Path) -> None:
     for member in group.members:
         if not any(member.source.name in note for note in group.notes):
             group.notes.append(f"{group.layout} export: {member.source.name} is {group.label}'s {member.name}")
-    if group.members and group.path is None:
-        shown = ", ".join(m.source.name for m in group.members[:3])
-        more = f" and {len(group.members) - 3} more" if len(group.members) > 3 else ""
+    if group.path is None:
+        sources = [m.source.name for m in group.members] or [p.name for p in group.receipts.values()]
+        shown = ", ".join(sources[:3])
+        more = f" and {len(sources) - 3} more" if len(sources) > 3 else ""
         group.shown = f"{folder}/ ({group.layout} export: {shown}{more})"
 
 
@@ -305,8 +448,8 @@ class Staging:
 
     def stage(self, entry: Entry) -> None:
         """Copy the entry's files (regular files only, links never followed) under their real names."""
-        if not entry.members or entry.path is not None:
-            return
+        if entry.path is not None or entry.layout not in (CANVAS, MOODLE, BLACKBOARD):
+            return  # a folder, an archive or a file of its own; or a Moodle folder, graded where it is
         if self.root is None:
             self.root = Path(tempfile.mkdtemp(prefix=paths.temporary("class")))
         folder = self.root / entry.name

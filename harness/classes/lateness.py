@@ -1,9 +1,13 @@
 """Late work: when each submission of a class was handed in, the deadline that applies to it
 (an extension included), how late it is and the penalty that follows, in one place.
 
-A submission's time comes from, in this order of trust: the Blackboard attempt it is (its file
-names carry the time), a times CSV (`--times`), Canvas's `_LATE` flag (Canvas says late but not
-when), the newest modification time of its files, or nowhere (`unknown`). The penalty is a
+A submission's time comes from, in this order of trust: Blackboard's own record of the attempt
+(its receipt's Date Submitted, else the stamp Blackboard put in the attempt's file names), a
+times CSV (`--times`), Canvas's `_LATE` flag (Canvas says late but not when), for a folder, archive
+or file of a class folder the newest modification time of its files, or nowhere (`unknown`).
+Nothing a student names or sets is a time: a file name's tail, an archive member's date (intake
+never reads one), and an LMS export's file times (the export zip's member dates, not the
+platform's record) are never read as one. The penalty is a
 percentage of the earned score per day or part of a day past the deadline, once past the
 grace period, never more than the cap (docs/late-work.md gives the arithmetic).
 
@@ -15,9 +19,10 @@ import math
 import os
 import stat
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+from harness import csv_cells
 from harness.building import intake
 from harness.classes import classroom
 from harness.errors import InputError
@@ -30,10 +35,12 @@ FILE_SEARCH_ENTRIES = 2000  # files looked at for a folder's newest time
 
 # Where a submission's time came from: the gradebook's `submitted_from`.
 BLACKBOARD = "Blackboard attempt"
+BLACKBOARD_RECEIPT = "Blackboard receipt"
 TIMES_CSV = "times CSV"
 CANVAS_FLAG = "Canvas LATE flag"
 CANVAS_ON_TIME = "Canvas (no LATE flag)"
 FILE_TIMES = "file times"
+NO_LMS_TIME = "export (no time)"  # a Moodle export: Moodle writes no time into it
 UNKNOWN = "unknown"
 
 # How a submission stands against its deadline: the gradebook's `lateness`.
@@ -107,6 +114,8 @@ class Lateness:
             when = "no penalty until a times CSV gives its time"
         elif self.submitted.source == CANVAS_ON_TIME:
             when = "Canvas did not flag it late"
+        elif self.submitted.source == NO_LMS_TIME:
+            when = "no penalty: the export gives no time; give it in a times CSV"
         else:
             when = "no penalty: no LMS time, times CSV row or file time found"
         if self.standing == LATE:
@@ -187,12 +196,40 @@ def blackboard_time(attempt: str, zone_of: datetime) -> datetime:
     return datetime.strptime(attempt, "%Y-%m-%d-%H-%M-%S").replace(tzinfo=zone_of.tzinfo)
 
 
+# A receipt's Date Submitted as Blackboard writes it in English: "Monday, March 2, 2026 9:09:00 PM EST"
+# (United States) or "Monday, 2 March 2026 21:09:00 o'clock GMT" (elsewhere).
+RECEIPT_FORMATS = ("%A, %B %d, %Y %I:%M:%S %p", "%A, %d %B %Y %H:%M:%S", "%A, %B %d, %Y %H:%M:%S",
+                   "%A, %d %B %Y %I:%M:%S %p")
+# The zone abbreviations a receipt may end with, as offsets from UTC in hours (North America,
+# the UK and Europe, Australia); another is read in the deadline's zone, as the stamp is.
+RECEIPT_ZONES = {"UTC": 0, "GMT": 0, "EST": -5, "EDT": -4, "CST": -6, "CDT": -5, "MST": -7, "MDT": -6,
+                 "PST": -8, "PDT": -7, "AKST": -9, "AKDT": -8, "HST": -10, "AST": -4, "ADT": -3, "NST": -3.5,
+                 "NDT": -2.5, "BST": 1, "IST": 1, "WET": 0, "WEST": 1, "CET": 1, "CEST": 2, "EET": 2, "EEST": 3,
+                 "AWST": 8, "ACST": 9.5, "ACDT": 10.5, "AEST": 10, "AEDT": 11}
+
+
+def receipt_time(text: str, zone_of: datetime) -> datetime | None:
+    """A Blackboard receipt's Date Submitted (None when it is in none of RECEIPT_FORMATS)."""
+    words = text.replace("o'clock", " ").split()
+    zone = zone_of.tzinfo
+    if words and words[-1].isalpha() and words[-1].isupper() and words[-1] not in ("AM", "PM"):
+        offset = RECEIPT_ZONES.get(words.pop())
+        if offset is not None:
+            zone = timezone(timedelta(hours=offset))
+    core = " ".join(words)
+    for layout in RECEIPT_FORMATS:
+        try:
+            return datetime.strptime(core, layout).replace(tzinfo=zone)
+        except ValueError:
+            continue
+    return None
+
+
 def file_time(entry: classroom.Entry, zone_of: datetime) -> datetime | None:
-    """The newest modification time of the submission's source files (of any file when it has
-    no source file), links never followed; an archive's own time. None when there is none."""
-    if entry.members:
-        paths = [m.source for m in entry.members]
-    elif entry.path is None or entry.layout == classroom.MISSING:
+    """The newest modification time of a class folder child's source files (of any file when it
+    has no source file), links never followed; an archive's own time, never its members'. None
+    when there is none, and for an LMS export (its files' times are the export zip's)."""
+    if entry.path is None or entry.layout not in (classroom.FOLDER, classroom.FILE, classroom.ARCHIVE):
         return None
     elif entry.layout in (classroom.FILE, classroom.ARCHIVE):
         paths = [entry.path]
@@ -223,14 +260,20 @@ def _files(folder: Path):
 
 
 def submitted(entry: classroom.Entry, settings: Settings, key: str | None) -> Submitted:
-    """When the entry was handed in, from the most trusted source that says so."""
+    """When the entry was handed in, from the most trusted source that says so: an LMS export's
+    own record, never its files' times (the export zip's member dates)."""
     zone = settings.policy.deadline
-    if entry.attempt:
+    if entry.layout == classroom.BLACKBOARD and entry.attempt:
+        recorded = receipt_time(entry.receipt_time, zone) if entry.receipt_time else None
+        if recorded is not None:
+            return Submitted(recorded, BLACKBOARD_RECEIPT)
         return Submitted(blackboard_time(entry.attempt, zone), BLACKBOARD)
     if key is not None and key in settings.times:
         return Submitted(settings.times[key], TIMES_CSV)
-    if entry.layout == classroom.CANVAS:  # its files' times are the download's
+    if entry.layout == classroom.CANVAS:
         return Submitted(None, CANVAS_FLAG, True) if entry.canvas_late else Submitted(None, CANVAS_ON_TIME)
+    if entry.layout in (classroom.MOODLE, classroom.BLACKBOARD):
+        return Submitted(None, NO_LMS_TIME)
     when = file_time(entry, zone)
     return Submitted(when, FILE_TIMES) if when else Submitted(None, UNKNOWN)
 
@@ -296,7 +339,7 @@ def _rows(path: Path, columns: tuple[str, ...], example: str):
     """(line, row) of a CSV whose header holds `student` and one of `columns`; exit 2 otherwise."""
     try:
         with path.open(newline="", encoding="utf-8-sig") as f:
-            reader = csv.reader(f)
+            reader = csv_cells.Reader(f)  # a name copied from the gradebook reads as the student's
             header = [h.strip().lower() for h in next(reader, [])]
             if "student" not in header or not any(c in header for c in columns):
                 raise InputError(f"the header must name the columns student,{' or student,'.join(columns)}; "
