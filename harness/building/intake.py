@@ -7,6 +7,10 @@ size (on what they decompress, the members left out included), count and depth, 
 too deep or too big is that submission's reason, never a crash. Every adaptation is a note
 for the top of the report, never a deduction.
 
+A student archive's member name only places it inside its own submission's folder; its date is never kept
+or read: a date in an archive is whatever the student's tool wrote, so each member is written as
+a new file (its time is the unpacking's) and nothing downstream can take it for a submission time.
+
 The archive modules are imported when an archive is opened: a folder (every case of `harness
 run` on a folder) needs none of them.
 """
