@@ -134,6 +134,9 @@ class ItemScore:
 LANGUAGE_NAMES = {"java": "Java", "cpp": "C++", "python": "Python"}
 
 
+REUSED_BUILD = "compiled output reused from an identical earlier build (same sources, recipe and compiler)"
+
+
 @dataclass
 class BuildSummary:
     """What a report says about building one target."""
@@ -147,6 +150,15 @@ class BuildSummary:
     intake: list[str] = field(default_factory=list)
     seconds: float = 0.0
     handout_language: str | None = None  # the language the handout asks for, when this build used another
+    # The compiled output was the build cache's (identical sources built before): the instructor's
+    # to know, never a student's (it tells that someone uploaded the same sources). A kind of its
+    # own, not a line of `intake`, so every student-facing output leaves it out by type.
+    reused: bool = False
+
+    @property
+    def instructor_intake(self) -> list[str]:
+        """`intake`, and the build cache's note when the build was reused: the instructor's reports only."""
+        return [*self.intake, *([REUSED_BUILD] if self.reused else [])]
 
     @property
     def off_language(self) -> str:

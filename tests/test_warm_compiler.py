@@ -160,7 +160,6 @@ def test_a_build_is_reused_only_for_identical_sources(tmp_path):
     sample.mkdir()
     source = (ROOT / "examples" / "reversi" / "correct-java" / "Reversi.java").read_text()
     (sample / "Reversi.java").write_text(source)
-    reused = "compiled output reused from an identical earlier build (same sources, recipe and compiler)"
     seen = []
     for text in (source, source, source + "\n// changed\n"):
         (sample / "Reversi.java").write_text(text)
@@ -169,7 +168,7 @@ def test_a_build_is_reused_only_for_identical_sources(tmp_path):
             assert built.ok, built.reason
             assert (Path(built.out) / "Reversi.class").is_file()
             assert built.src in built.log  # the log names this build's folder, not the first one's
-            seen.append(reused in built.intake)
+            seen.append(built.reused)  # the build cache's, told apart by type: never an intake line
         finally:
             builder.cleanup(built)
     assert seen == [False, True, False]

@@ -83,6 +83,7 @@ class Build:
     intake: list[str] = field(default_factory=list)  # what was found, used and how it was built
     diagnosis: str = ""  # the compiler's first error and hints on non-portable code
     missing_files: bool = False  # not built because required files are missing (not a compiler error)
+    reused: bool = False  # the compiled output is the build cache's: said to the instructor only (BuildSummary.reused)
 
     def command(self, args: list[str]) -> list[str]:
         words = []
@@ -395,7 +396,7 @@ def compile_cached(lang: Language, staged: Staged, values: dict, result: Build, 
             (staged.folder / name).unlink(missing_ok=True)
         staged.extras = entry.extras
         staged.notes += entry.notes
-        result.intake.append("compiled output reused from an identical earlier build (same sources, recipe and compiler)")
+        result.reused = True  # not an intake line: no student may learn that another uploaded the same sources
         return Compiled(entry.ok, entry.log, entry.reason, entry.failed_command)
     before, notes = list(staged.extras), len(staged.notes)
     compiled = compile_with_fallback(lang, staged, values, result, compiler)

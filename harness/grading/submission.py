@@ -497,7 +497,7 @@ def summary(build: builder.Build, handout_language: str | None = None) -> BuildS
     other = handout_language if build.language and handout_language and build.language != handout_language else None
     return BuildSummary(build.target, build.language, build.ok, build.reason, build.log,
                         build.diagnosis, list(build.findings), list(build.intake),
-                        round(build.seconds, 3), other)
+                        round(build.seconds, 3), other, reused=build.reused)
 
 
 def workers(configured: int | None = None, settings: config.Settings = config.DEFAULTS) -> int:

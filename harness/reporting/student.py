@@ -13,11 +13,6 @@ from harness.results import SubmissionResult, Visibility
 
 STUDENT_COPY = "report-student.html"
 
-# The build cache's note: it says another student uploaded the same sources first, so a student
-# is never shown it (what one sees must not depend on what others uploaded).
-SHARED_NOTES = ("compiled output reused from an identical earlier build",)
-
-
 def hidden_count(result: SubmissionResult) -> int:
     return sum(1 for case in result.cases if case.visibility == Visibility.HIDDEN)
 
@@ -38,10 +33,13 @@ def _compiler_only(log: str) -> str:
 
 
 def _own_notes(build):
-    intake = [line for line in build.intake if not line.startswith(SHARED_NOTES)]
+    """A build as its student sees it: never whether the build cache had it (`reused`: it would say
+    another student uploaded the same sources first; what one sees must not depend on what others
+    uploaded), and the grader's own words and folders left out."""
+    intake = list(build.intake)
     for words in GRADER_WORDS:
         intake = [line.replace(words, "") for line in intake]
-    return dataclasses.replace(build, intake=intake, log=_compiler_only(build.log))
+    return dataclasses.replace(build, intake=intake, log=_compiler_only(build.log), reused=False)
 
 
 def _rubric(result: SubmissionResult, spec) -> list[RubricItem]:

@@ -42,7 +42,7 @@ def render(result: SubmissionResult, stream=None, colour: bool | None = None) ->
     for target, build in result.builds.items():
         if build.off_language:
             say(paint(f"  note ({target}): {build.off_language}", "ungradable", on))
-        for line in build.intake:
+        for line in build.instructor_intake:
             say(paint(f"  intake ({target}): {one_line(cap(line, REASON_CHARS))}", "dim", on))
         same = failed.get((build.language, build.reason), [target])
         if not build.ok and same[0] == target:
