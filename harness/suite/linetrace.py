@@ -174,5 +174,8 @@ def execute(source: str, filename: str, argv: list[str], stdin: str, trace: bool
 
 
 if __name__ == "__main__":
-    del sys.path[0]  # this file's folder (the harness's own modules) is no place to import from
+    # this file's folder (the harness's own modules) is no place to import from; under -P (how a
+    # module reference runs) Python put no folder first, and the first entry is the program's own
+    if sys.path and os.path.realpath(sys.path[0]) == os.path.dirname(os.path.realpath(__file__)):
+        del sys.path[0]
     main()
