@@ -46,6 +46,17 @@ class Cause(StrEnum):
 NOT_RUN = (Cause.NOT_BUILT, Cause.OUT_OF_TIME, Cause.NOT_REACHED)
 
 
+class Origin(StrEnum):
+    """What a case result is of: a case file, or a check the grading adds beside the cases (the
+    law of the random starts). A regrade keeps or re-runs every check by this, never by a name."""
+    CASE = "case"
+    LAW_CHECK = "law-check"
+
+
+# The name the law check's result goes by in every report; a case file may not take it (cases.py).
+LAW_CHECK_NAME = "start-distribution"
+
+
 class Verdict(StrEnum):
     """A submission's status (the strings are result.json's and the gradebook's)."""
     GRADED = "graded"
@@ -100,6 +111,7 @@ class CaseResult:
     earned: float = 0.0  # of `value`, earned (set by scoring)
     cause: Cause | None = None  # set when the harness decided the case without comparing it
     accepted: list[str] = field(default_factory=list)  # the case's accepted alternatives it passed only through
+    origin: Origin = Origin.CASE  # a case file's run, or a check the grading added
 
     @property
     def passed(self) -> bool:
@@ -243,6 +255,7 @@ def _case_from_json(data: dict) -> CaseResult:
     data["status"] = Status(data["status"])
     data["visibility"] = Visibility(data["visibility"])
     data["cause"] = Cause(data["cause"]) if data.get("cause") else None
+    data["origin"] = Origin(data.get("origin", Origin.CASE))
     return CaseResult(**data)
 
 

@@ -24,7 +24,7 @@ from harness.classes import resume
 from harness.csv_cells import Figure
 from harness.grading import scoring
 from harness.loading.cases import Case
-from harness.results import HARNESS_ERROR, PASSED, CaseResult, SubmissionResult, Verdict
+from harness.results import HARNESS_ERROR, PASSED, CaseResult, Origin, SubmissionResult, Verdict
 from harness.safe_text import cap, one_line, visible
 
 EPSILON = 1e-6
@@ -51,7 +51,7 @@ def plan(folder: Path, common: resume.Inputs, submission: str, cases: list[Case]
     previous = resume.stored_result(folder)
     if previous is None:
         return None
-    had = {case.name: case for case in previous.cases}
+    had = {case.name: case for case in previous.cases if case.origin == Origin.CASE}  # a check is no case
     names = [case.name for case in cases]
     dropped = [name for name in had if name not in names]
     if previous.status in (Verdict.BUILD_FAILED, Verdict.MISSING_FILES):
@@ -76,12 +76,18 @@ def plan(folder: Path, common: resume.Inputs, submission: str, cases: list[Case]
 
 def merged(spec, milestone: str | None, cases: list[Case], previous: SubmissionResult,
            fresh: SubmissionResult) -> SubmissionResult:
-    """The cases run again (`fresh`) in place of their old results, the rest kept, scored whole."""
+    """The cases run again (`fresh`) in place of their old results, the rest kept, scored whole.
+    A check the grading added beside the cases (the law of the random starts: `Origin`) is the
+    fresh grading's when it made one again (it ran the check's case), else the old one, kept: a
+    regrade never drops what a check took from the grade."""
     if fresh.status in (Verdict.BUILD_FAILED, Verdict.MISSING_FILES):
         return fresh  # it no longer builds: nothing of the old report stands
-    new = {case.name: case for case in fresh.cases}
-    old = {case.name: case for case in previous.cases}
+    new = {case.name: case for case in fresh.cases if case.origin == Origin.CASE}
+    old = {case.name: case for case in previous.cases if case.origin == Origin.CASE}
     together = [new.get(case.name) or old[case.name] for case in cases]
+    checks = {check.origin: check for check in previous.cases if check.origin != Origin.CASE}
+    checks.update({check.origin: check for check in fresh.cases if check.origin != Origin.CASE})
+    together += checks.values()
     status = Verdict.HARNESS_ERROR if any(c.status == HARNESS_ERROR for c in together) else Verdict.GRADED
     return dataclasses.replace(scoring.scored(fresh, scoring.score(spec, spec.items(milestone), together)), status=status)
 

@@ -6,7 +6,7 @@ from typing import Callable
 
 from harness.loading.cases import Case
 from harness.loading.spec import Spec
-from harness.results import FAILED, PASSED, UNGRADABLE, CaseResult, Visibility
+from harness.results import FAILED, PASSED, UNGRADABLE, CaseResult, Origin, Visibility
 from harness.starts import drawing, law
 from harness.starts.drawing import Drawn, LawCheck, RunCases
 
@@ -55,4 +55,4 @@ def law_result(check: LawCheck) -> CaseResult:
         status, reason = FAILED, f"not run in full: {check.cut_short}; {reason}"
     return CaseResult(law.CHECK_NAME, LAW_TITLE, rule.rubric or "", rule.points, Visibility.PUBLIC, status,
                       reason=reason, notes=law.notes(rule, verdict), runs=verdict.starts,
-                      against_rules=check.against_rules)
+                      against_rules=check.against_rules, origin=Origin.LAW_CHECK)

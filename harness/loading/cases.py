@@ -8,7 +8,7 @@ from harness.loading import yamlfile
 from harness.errors import InputError
 from harness.outcome import End
 from harness.loading.spec import Spec, check_policy
-from harness.results import Visibility
+from harness.results import LAW_CHECK_NAME, Visibility
 from harness.transcript import Transcript
 
 
@@ -56,6 +56,9 @@ class Case:
 
 
 def load_case(path: Path, spec: Spec) -> Case:
+    if path.stem == LAW_CHECK_NAME:
+        raise InputError(f"a case may not be named {LAW_CHECK_NAME!r}: the check of the random starts' law has that "
+                         "name in every report; rename the file", path, 1)
     doc = yamlfile.load(path)
     schema.validate(doc, "case.schema.json")
     data = doc.data
