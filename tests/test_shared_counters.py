@@ -206,17 +206,7 @@ def test_no_hidden_run_overlaps_a_public_one_of_another_submission(tmp_path):
     self-check service publishes them), student B's upload is submitted, while A's hidden
     cases start. B's public runs wait for A's hidden ones, and B's hidden ones run after."""
     log = tmp_path / "runs.log"
-    spec, milestone = specs.parse_game("tally", FIXTURE)
-    case = caseload.load_all(spec, milestone, "add-two")[0]
-    entries, cases = {}, {}
-    for student in ("a", "b"):
-        folder = tmp_path / student
-        folder.mkdir()
-        (folder / "tally.py").write_text(TIMED.format(log=str(log)))
-        entries[student] = classroom.Entry(label=student, shown=student, layout="folder", path=folder, name=student)
-        cases[student] = [dataclasses.replace(case, name=f"{kind}-{n}", visibility=Visibility(kind), seed=None,
-                                              args=[f"{kind}-{student}{n}"])
-                          for kind in ("public", "hidden") for n in (1, 2)]
+    spec, milestone, entries, cases = _timed_students(tmp_path, log)
     settings = config.Settings(root=FIXTURE, sandbox="off", jobs=3, no_cds=True)
     pool = executor.Local(jobs=3, settings=settings)
     second: list = []
@@ -228,14 +218,10 @@ def test_no_hidden_run_overlaps_a_public_one_of_another_submission(tmp_path):
     finally:
         pool.close()
     assert [len(result.cases) for result in results] == [4, 4]
+    _no_overlap(log)
     runs = _intervals(log)
     public = {run: span for run, span in runs.items() if run[0].startswith("public")}
     hidden = {run: span for run, span in runs.items() if run[0].startswith("hidden")}
-    assert {tag for tag, _ in public} == {f"public-{s}{n}" for s in "ab" for n in (1, 2)}, runs
-    assert {tag for tag, _ in hidden} == {f"hidden-{s}{n}" for s in "ab" for n in (1, 2)}, runs
-    for shown, (start, end) in public.items():
-        for secret, (hidden_start, hidden_end) in hidden.items():
-            assert end <= hidden_start or hidden_end <= start, (shown, secret, runs)
     # each submission's own order too: its public runs all end before its hidden ones start
     for student in ("a", "b"):
         assert max(end for (tag, _), (_, end) in public.items() if tag.endswith(student + tag[-1])) <= \
@@ -290,3 +276,158 @@ def test_the_gate_lets_one_kind_at_a_time_and_each_kind_its_turn():
     for thread in threads:
         thread.join(30)
     assert mixes == [] and len(order) == 82
+
+
+def _timed_students(tmp_path, log):
+    """Students a and b, each with the timed program and two public and two hidden cases."""
+    spec, milestone = specs.parse_game("tally", FIXTURE)
+    case = caseload.load_all(spec, milestone, "add-two")[0]
+    entries, cases = {}, {}
+    for student in ("a", "b"):
+        folder = tmp_path / student
+        folder.mkdir()
+        (folder / "tally.py").write_text(TIMED.format(log=str(log)))
+        entries[student] = classroom.Entry(label=student, shown=student, layout="folder", path=folder, name=student)
+        cases[student] = [dataclasses.replace(case, name=f"{kind}-{n}", visibility=Visibility(kind), seed=None,
+                                              args=[f"{kind}-{student}{n}"])
+                          for kind in ("public", "hidden") for n in (1, 2)]
+    return spec, milestone, entries, cases
+
+
+def _no_overlap(log) -> None:
+    """Every run of every case noted, and no hidden run overlapping a public one in time."""
+    runs = _intervals(log)
+    public = {run: span for run, span in runs.items() if run[0].startswith("public")}
+    hidden = {run: span for run, span in runs.items() if run[0].startswith("hidden")}
+    assert {tag for tag, _ in public} == {f"public-{s}{n}" for s in "ab" for n in (1, 2)}, runs
+    assert {tag for tag, _ in hidden} == {f"hidden-{s}{n}" for s in "ab" for n in (1, 2)}, runs
+    for shown, (start, end) in public.items():
+        for secret, (hidden_start, hidden_end) in hidden.items():
+            assert end <= hidden_start or hidden_end <= start, (shown, secret, runs)
+
+
+def test_on_a_cluster_no_hidden_grading_overlaps_a_public_one(tmp_path):
+    """The service on a Dask cluster of two workers: student b's upload is sent the moment
+    a's public results are shown, while a's hidden grading would start on the other worker.
+    The service's gate for the cluster keeps them apart."""
+    from harness.classes import cluster
+    from harness.serve import queue
+    from tests.helpers import dask_cluster
+
+    log = tmp_path / "runs.log"
+    spec, milestone, entries, cases = _timed_students(tmp_path, log)
+    settings = config.Settings(root=FIXTURE, sandbox="off", jobs=2, no_cds=True)
+    games = {"a": queue.Game(spec, milestone, cases["a"]), "b": queue.Game(spec, milestone, cases["b"])}
+    with dask_cluster(tmp_path, {"one": {}, "two": {}}) as (address, _):
+        pool = cluster.connect(address, allow_unconfined=True, settings=settings)
+        phases = queue._Phases(pool, games)
+        second: list = []
+        try:
+            first = phases.submit("a", entries["a"], lambda _shown: second.append(phases.submit("b", entries["b"], None)))
+            results = [first.result(timeout=300)]
+            results.append(second[0].result(timeout=300))
+        finally:
+            phases.close()
+            pool.close()
+    assert [len(result.cases) for result in results] == [4, 4]
+    _no_overlap(log)
+
+
+# What is left between two public runs at once (both seen by students, so nothing hidden is in
+# them, but two students can talk through the CPU they share): measured, for the threat model.
+# From a moment both agree on (the monotonic clock, the same inside the sandbox), the sender
+# loads every core for each 1 of its bits and sleeps for each 0, one slot a bit; the receiver
+# counts the turns of a loop in each slot. A slow slot is a 1.
+CONTENDED = r'''
+import os, sys, time
+role, begin, slot, bits = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+print("Start: 2", flush=True)
+while time.monotonic() < begin:
+    time.sleep(0.001)
+if role == "send":
+    children = []
+    for _ in range(os.cpu_count() or 1):
+        pid = os.fork()
+        if pid == 0:
+            for index, bit in enumerate(bits):
+                end = begin + (index + 1) * slot
+                if bit == "1":
+                    while time.monotonic() < end:
+                        pass
+                else:
+                    time.sleep(max(0.0, end - time.monotonic()))
+            os._exit(0)
+        children.append(pid)
+    for pid in children:
+        os.waitpid(pid, 0)
+else:
+    counts = []
+    for index in range(len(bits)):
+        end, turns = begin + (index + 1) * slot, 0
+        while time.monotonic() < end:
+            turns += 1
+        counts.append(turns)
+    print("COUNTS", *counts, flush=True)
+'''
+
+
+def _entropy(p: float) -> float:
+    import math
+    return 0.0 if p in (0.0, 1.0) else -(p * math.log2(p) + (1 - p) * math.log2(1 - p))
+
+
+@needs_sandbox
+def test_cpu_contention_between_two_public_runs_is_measured(tmp_path, record_property):
+    """Two sandboxed runs at once, as two students' public runs may be: the sender's bits read
+    back by the receiver from its own speed. The rate (bits a second, less the errors) is
+    recorded for docs/self-check-service.md; what is asserted is only that the receiver counted
+    every slot (the measurement happened)."""
+    import random
+    from harness.running.environment import Workdir
+
+    folder = tmp_path / "contended"
+    folder.mkdir()
+    (folder / "tally.py").write_text(CONTENDED)
+    spec, milestone = specs.parse_game("tally", FIXTURE)
+    case = dataclasses.replace(caseload.load_all(spec, milestone, "add-two")[0], seed=None,
+                               limits={"turn_seconds": 15, "run_seconds": 30})
+    built = builder.build(folder, spec, "game")
+    assert built.ok and built.sandboxed
+    drawn = random.Random(7)
+    bits = "".join(drawn.choice("01") for _ in range(48))
+    slot = 0.1
+    outputs: dict = {}
+    try:
+        begin = f"{__import__('time').monotonic() + 5:.3f}"  # both runs started by then
+
+        def run(role: str) -> None:
+            with Workdir() as home:
+                _, ran = grading._run_program(spec, dataclasses.replace(case, args=[role, begin, str(slot), bits]),
+                                              built, home, _NoInput())
+            outputs[role] = ran.output()
+
+        sides = [threading.Thread(target=run, args=(role,)) for role in ("send", "receive")]
+        for side in sides:
+            side.start()
+        for side in sides:
+            side.join(60)
+    finally:
+        builder.cleanup(built)
+    line = next(line for line in outputs["receive"].splitlines() if line.startswith("COUNTS"))
+    counts = [int(word) for word in line.split()[1:]]
+    assert len(counts) == len(bits)
+    middle = sorted(counts)[len(counts) // 2]
+    read = "".join("1" if count < middle else "0" for count in counts)
+    errors = sum(a != b for a, b in zip(read, bits)) / len(bits)
+    errors = min(errors, 1 - errors)
+    rate = (1 - _entropy(errors)) / slot
+    record_property("cpu_contention_bits_per_second", round(rate, 1))
+    print(f"CPU contention between two public runs: {len(bits)} bits of {slot * 1000:.0f} ms, "
+          f"{errors:.0%} read wrong: about {rate:.1f} bits/s")
+
+
+class _NoInput:
+    """Inputs for a run that reads none: it ends on its own."""
+
+    def next_line(self, _output: str) -> str | None:
+        return None

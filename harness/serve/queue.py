@@ -4,8 +4,13 @@ first, never two of one student at once.
 
 A submission's student is shown its public results the moment they are final, before any of
 its hidden cases starts (Grader.grade's `public_done`), and then nothing more: from that moment
-it is done for them (not in flight: their next upload is taken and graded at once), and its
-progress, the end of its hidden runs and its whole result are the instructor's only."""
+it is done for them (not in flight: their next upload is taken at once), and its progress,
+the end of its hidden runs and its whole result are the instructor's only.
+
+No hidden run goes on beside a run whose output a student will see, this student's or
+another's: on this machine's pool the gate of `executor.Local` keeps the two kinds of phase
+apart, on a cluster `_Phases` does for the whole cluster. A public phase that comes while
+hidden ones run waits for them (when both wait they take turns)."""
 import copy
 import threading
 import traceback
@@ -13,7 +18,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from harness.classes import classroom, executor
+from harness.classes import classroom, executor, gate
 from harness.grading import scoring
 from harness.loading import config
 from harness.results import FAILED, CaseResult, Cause, SubmissionResult, Verdict, Visibility
@@ -164,16 +169,41 @@ class _Phases:
     runs on a worker): the public cases and the hidden ones as two gradings of their own, the
     public one first; the student is shown the first, the instructor gets the two merged. Each
     (game, phase) has its own view of the cluster (its own worker plugin holds that game's spec
-    and those cases)."""
+    and those cases).
+
+    The service cannot choose the worker a grading lands on, so its gate is the whole
+    cluster's: a hidden grading is sent only while no public one is under way anywhere, and a
+    public one waits for the hidden ones under way (`gate.Gate`, taking turns when both wait).
+    Each grading waiting for its turn or under way holds a thread here (no more than the
+    service's submissions in flight)."""
 
     def __init__(self, pool, games: dict[str, Game]):
         self.games = games
         self.views = {(name, phase): _fresh(pool) for name in games for phase in (PUBLIC, HIDDEN)}
+        self.gate = gate.Gate()
+
+    def _gated(self, kind: gate.Kind, send: Callable[[], Future]) -> Future:
+        """A future of the grading `send` starts, sent when the gate gives `kind` its turn and
+        holding it until the grading ends."""
+        done: Future = Future()
+
+        def turn() -> None:
+            try:
+                with self.gate.held(kind):
+                    result = send().result()
+            except BaseException as problem:  # noqa: BLE001 (handed to the caller's future)
+                done.set_exception(problem)
+                return
+            done.set_result(result)
+
+        threading.Thread(target=turn, name=f"grading-{kind.value}", daemon=True).start()
+        return done
 
     def submit(self, game_name: str, entry, shown: Callable[[SubmissionResult], None] | None) -> Future:
         game = self.games[game_name]
         whole: Future = Future()
-        first = self.views[game_name, PUBLIC].submit(game.spec, game.milestone, game.public, entry)
+        first = self._gated(gate.Kind.PUBLIC, lambda: self.views[game_name, PUBLIC].submit(
+            game.spec, game.milestone, game.public, entry))
 
         def public_done(done) -> None:
             try:
@@ -187,7 +217,8 @@ class _Phases:
                 if not game.hidden or len(public.cases) < len(game.public):  # nothing hidden, or it could not grade
                     whole.set_result(public)
                     return
-                second = self.views[game_name, HIDDEN].submit(game.spec, game.milestone, game.hidden, entry)
+                second = self._gated(gate.Kind.HIDDEN, lambda: self.views[game_name, HIDDEN].submit(
+                    game.spec, game.milestone, game.hidden, entry))
             except BaseException as problem:  # noqa: BLE001
                 whole.set_exception(problem)
                 return
@@ -197,6 +228,7 @@ class _Phases:
         return whole
 
     def close(self) -> None:
+        self.gate.close()  # a grading waiting for its turn gives up
         for view in self.views.values():
             _close_view(view)
 
