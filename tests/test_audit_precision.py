@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from harness.suite import audit, audit_report, mutants
-from harness.suite.audit_results import MutantStatus
+from harness.suite.audit_results import MutantResult, MutantStatus
 from harness.suite.audit_run import choose, own_item
 from harness.loading import cases as caseload
 from harness.loading import spec as specs
@@ -101,3 +101,15 @@ def test_a_sample_draws_each_mutant_with_the_item_it_stands_for():
     assert len(drawn) == 3 and drawn == choose(made, reach, by_item, 3, 0)
     for mutant, item in drawn:
         assert item == own_item(mutant, reach, by_item)
+
+
+def test_collateral_is_counted_within_the_mutants_milestone():
+    """Reversi's milestones are two deliverables: a bug in code both run costs each once, which is
+    no collateral; another item of the same milestone is."""
+    reversi, _ = specs.parse_game("reversi", Path(__file__).resolve().parent.parent)
+    made = mutants.Mutant("r.py:1:1:stmt-del", "r.py", 1, 1, 1, "stmt-del", "line 1 deleted", "f", "", "")
+    both = MutantResult(made, MutantStatus.KILLED, drawn_for="ms1-validity", lost=["ms1-validity", "ms2-ms1-features"])
+    spill = MutantResult(made, MutantStatus.KILLED, drawn_for="ms1-validity", lost=["ms1-validity", "ms1-capture"])
+    items = {i.id: i for i in audit._items(reversi, ["ms1", "ms2"], [], [both, spill])}
+    assert both.collateral == [] and spill.collateral == ["ms1-capture"]
+    assert (items["ms1-validity"].drawn_killed, items["ms1-validity"].recalled, items["ms1-validity"].spilled) == (2, 2, 1)

@@ -102,9 +102,15 @@ def milestones_of(spec: Spec, name: str, milestone: str | None) -> list[str | No
 
 
 def _items(spec: Spec, milestones: list[str | None], cases: list[Case], results: list[MutantResult]) -> list[ItemAudit]:
-    """Per graded item: how many mutants its cases kill; an item whose cases kill none fails."""
+    """Per graded item: how many mutants its cases kill (an item whose cases kill none fails), and
+    the charging precision of the mutants that stand for it; each mutant's collateral is set here."""
     items = []
     seen = set()
+    milestone_of = {item.id: milestone for milestone in milestones for item in spec.items(milestone)}
+    for result in results:
+        if result.drawn_for is not None:
+            result.collateral = [i for i in result.lost if i != result.drawn_for
+                                 and milestone_of.get(i) == milestone_of.get(result.drawn_for)]
     for milestone in milestones:
         for item in spec.items(milestone):
             if not item.graded or item.id in seen:

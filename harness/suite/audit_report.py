@@ -59,7 +59,7 @@ def _share(value: float | None) -> str:
 
 def precision_lines(report: Audit) -> list[str]:
     """Charging precision: per graded item, of the killed mutants drawn for it, the share that
-    lose it (recall) and the share that lose another item (collateral), then the game's."""
+    lose it (recall) and the share that lose another item of its milestone (collateral), then the game's."""
     width = max([len(i.id) for i in report.items] + [5])
     lines = [f"  {'item':<{width}}  drawn  killed  recall  collateral   (charging: each mutant should lose its own "
              f"item and only it; target recall >= {RECALL_TARGET:.0%}, collateral <= {COLLATERAL_TARGET:.0%})"]

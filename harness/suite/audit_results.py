@@ -96,11 +96,9 @@ class MutantResult:
     let_through: list[str] = field(default_factory=list)  # "case: acceptance" it passed only through
     drawn_for: str | None = None  # the graded item it stands for (the item whose code it breaks: see audit_run.own_item)
     lost: list[str] = field(default_factory=list)  # the graded items it loses points in, graded as a submission
-
-    @property
-    def collateral(self) -> list[str]:
-        """The items it loses besides its own: what one mistake costs beyond its one deduction."""
-        return [item for item in self.lost if item != self.drawn_for]
+    # the items it loses besides its own in its own item's milestone (another milestone is another
+    # deliverable, where the same bug costs again): what one mistake costs beyond its one deduction
+    collateral: list[str] = field(default_factory=list)
 
 
 @dataclass
