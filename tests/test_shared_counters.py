@@ -48,6 +48,7 @@ pages = mmap.mmap(shared.fileno(), 0, access=mmap.ACCESS_COPY)
 vector = ctypes.create_string_buffer(64)
 print("mincore", call(27, ctypes.addressof(ctypes.c_char.from_buffer(pages)), 4096, ctypes.addressof(vector)))
 print("cachestat", call(451, shared.fileno(), 0, ctypes.addressof(vector), 0))
+print("fadvise64", call(221, shared.fileno(), 0, 0, 4))                  # POSIX_FADV_DONTNEED: out of the cache
 import hashlib
 for name in sys.argv[1:]:                                                # +NAME: the whole text
     try:
@@ -114,7 +115,7 @@ def _release(held: list[int]) -> None:
 @pytest.mark.skipif(os.uname().machine != "x86_64", reason="the probe calls x86-64 system call numbers")
 def test_the_calls_that_count_machine_wide_are_refused(probe):
     seen = _seen(probe, [])
-    for call in ("io_setup", "io_uring_setup", "mincore", "cachestat"):
+    for call in ("io_setup", "io_uring_setup", "mincore", "cachestat", "fadvise64"):
         assert seen[call] == "refused ENOSYS", seen
 
 

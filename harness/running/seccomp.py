@@ -6,11 +6,13 @@ archive): a read-only file can still carry a lock (`fcntl` F_SETLK / F_GETLK, OF
 Either is a channel from a hidden case's run to a public one. Kernel keyrings are another
 (shared by uid where user namespaces map every run to one). So are the kernel's machine-wide
 counts and caches: AIO contexts (`io_setup` adds to /proc/sys/fs/aio-nr, which another run can
-read), io_uring instances, and what says which pages of a shared file are in the page cache
-(`mincore`, `cachestat`, `preadv2` with RWF_NOWAIT), which a run can fill in proportion to its
-inputs and a later one read back. The filter makes these calls fail (locks with ENOLCK;
-watches, leases and keyrings with EPERM; AIO, io_uring and the page-cache probes with ENOSYS,
-as on a kernel without them, so a library that tries them uses plain reads and writes instead)
+read), io_uring instances, and the page cache of the files every run reads, which a run can
+fill or empty in proportion to its inputs and a later one read back: what says which pages
+are in it (`mincore`, `cachestat`, `preadv2` with RWF_NOWAIT) and what drops a file's pages
+from it (`posix_fadvise`'s DONTNEED). The filter makes these calls fail (locks with ENOLCK;
+watches, leases and keyrings with EPERM; AIO, io_uring and the page-cache calls with ENOSYS, as
+on a kernel without them: a library that tries them does plain reads and writes instead, and
+advice is only advice)
 and leaves everything else alone; a program of a course game needs none of them. Calls of
 another ABI than the machine's own (32-bit `int 0x80`, x32) would dodge a filter keyed on
 numbers, so they kill the process.
@@ -31,8 +33,8 @@ _AUDIT_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}
 _FCNTL = {"x86_64": 72, "aarch64": 25}
 _LOCKS = {"x86_64": (73,), "aarch64": (32,)}
 _REFUSED = {"x86_64": (253, 294, 300, 248, 249, 250), "aarch64": (26, 262, 217, 218, 219)}
-# answered "no such call": io_setup, io_uring_setup, mincore, preadv2, cachestat
-_ABSENT = {"x86_64": (206, 425, 27, 327, 451), "aarch64": (0, 425, 232, 286, 451)}
+# answered "no such call": io_setup, io_uring_setup, mincore, preadv2, cachestat, fadvise64
+_ABSENT = {"x86_64": (206, 425, 27, 327, 451, 221), "aarch64": (0, 425, 232, 286, 451, 223)}
 _X32_BIT = 0x40000000
 # fcntl commands: F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW (locks);
 # F_SETLEASE, F_GETLEASE, F_NOTIFY (leases and dnotify)
