@@ -39,13 +39,15 @@ PROMPTS = ("Enter the column to place your {s} piece (1 to {size}) or q to quit:
            "Column for your {s} piece (1-{size}, q to quit): ", "{s} to play. Column (1 to {size}) or q to quit? ")
 OUT_OF_RANGE = ("Invalid column number, please try again.", "That column does not exist, try again.",
                 "Column out of range. Try again.")
-NOT_NUMBER = ("Not a number, please try again.", "Please enter a number.", "That is not a number, try again.")
+NOT_NUMBER = ("Not a number, please try again.", "That is not a number. Please enter a number.",
+              "That is not a number, try again.")
 FULL = (" Sorry, that column is full, please try again:", "That column is full, try another.",
         "Column full! Choose another column.")
 WINS = ("{a} wins!", "{a} is the winner!", "Congratulations {a}, you won!")
 DRAWS = ("It's a draw!", "Draw game!", "The board is full: it's a draw.")
 AGAINS = (AGAIN, "Play again (y/n)? ", "Another game? (y/n) ")
-UNRECOGNIZEDS = ("Unrecognized response {t}, please enter y or n.", "Please answer y or n.", "'{t}' is not y or n.")
+UNRECOGNIZEDS = ("Unrecognized response {t}, please enter y or n.", "Please answer y or n, not {t}.",
+                 "'{t}' is not y or n.")
 GOODBYES = ("Thank you for playing today.  Good bye!", "Goodbye!", "Thanks for playing. Bye!")
 STATS = ("table", "sentences", "bars")
 
