@@ -85,7 +85,8 @@ class LmsName:
     platform's own id of the student), the student part as the platform wrote it, and the
     student's own file name after the platform's prefix."""
     layout: "Layout"
-    key: str  # groups one student's files: Canvas's user and Moodle's participant with the name, Blackboard's `<Assignment>_<username>`
+    key: str  # groups one student's files: the name and Canvas's user or Moodle's participant id;
+    # Blackboard's `<Assignment>_<username>`
     student: str  # the student part of the name (Blackboard: a first reading, a receipt may settle it)
     lms_id: str
     file: str  # the student's file name; "" for a folder or a Blackboard receipt
