@@ -104,14 +104,19 @@ def check(url: str, token: str, output: Path, env: dict | None = None) -> subpro
         timeout=DEADLINE)
 
 
+def checked(done: subprocess.CompletedProcess) -> bool:
+    """The upload was taken and its result shown (exit 0, or 1 if a case failed on a loaded machine:
+    the verdicts are the grading's business, not the door's; 2 is a refusal, such as a 503)."""
+    return done.returncode in (0, 1) and "cases passed" in done.stdout and "full report" in done.stdout
+
+
 def test_a_student_checks_while_one_address_holds_a_thousand_connections(server, tmp_path):
     """The bare service once answered every request 503 while the flood held its 1,000
     connections: now the connections past the cap are reset as they come, those admitted are
     closed once their request head is late, and the student's check goes through."""
     with flood(server.port) as (sockets, refused):
         done = check(server.url, server.tokens["student0"], tmp_path)
-        assert done.returncode == 0, done.stdout + done.stderr + server.logged()[-3000:]
-        assert "full report" in done.stdout, done.stdout
+        assert checked(done), done.stdout + done.stderr + server.logged()[-3000:]
         seen = ends(sockets, refused)
     kinds = list(seen.values())
     assert kinds.count(RESET) == FLOOD - guard.PER_ADDRESS, kinds  # refused at the door
@@ -244,7 +249,6 @@ def test_behind_the_documented_nginx_a_student_checks_through_the_flood(server, 
         with flood(port, wrap=trusting) as (sockets, refused):
             done = check(f"https://127.0.0.1:{port}", server.tokens["student1"], tmp_path / "out",
                          env={"SSL_CERT_FILE": str(cert)})
-            assert done.returncode == 0, done.stdout + done.stderr + log.read_text()[-3000:]
-            assert "full report" in done.stdout, done.stdout
+            assert checked(done), done.stdout + done.stderr + log.read_text()[-3000:]
             seen = ends(sockets, refused)
     assert ANSWERED not in seen.values(), seen  # nginx closed each unanswered: a head never came whole
