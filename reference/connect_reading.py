@@ -10,6 +10,8 @@ audit mutates) with the game alone.
 """
 import re
 
+from harness.judging import drawing
+from harness.judging.facts import choose
 from reference.connect import DIRECTIONS, EMPTY, SYMBOLS
 
 
@@ -47,6 +49,12 @@ _AGAIN = re.compile(r"(?i)\bplay\w*\b[^.!]{0,40}\bagain\b|\bagain\s*\?|\b(?:anot
 _WELCOME = re.compile(r"(?i)\bwelcome\b|\blet'?s play\b|\bconnect[ -]{0,3}(?:four|five|six|[456])\b")
 _COUNT = re.compile(r"(?i)\b(?:connected|connection|connections|in a row|longest|streak|chain)\b")
 _PROMPT = re.compile(r"(?i)\b(?:column|col|enter|choose|pick|select|drop|place|move|turn)\b")
+_GOAL_WORDS = frozenset("need needs needed goal target of connect to get".split())
+# A refusal in the program's own words that no pattern above names ("Column 9 is not on the
+# board."): a negation about the column or the input. Read as a refusal only in a turn that
+# expects one (it is only one way to read such a line).
+_NEGATION = re.compile(r"(?i)\b(?:not|no|never|cannot|can't|won't|isn't|doesn't|don't)\b")
+_ABOUT_INPUT = re.compile(r"(?i)\b(?:column|col|number|board|range|input|entry|choice|option|move|slot)\b")
 _STAT_WORDS = {"win": "w", "wins": "w", "won": "w", "w": "w", "loss": "l", "losses": "l", "lost": "l",
                "lose": "l", "l": "l", "draw": "d", "draws": "d", "drew": "d", "tie": "d", "ties": "d",
                "tied": "d", "d": "d", "t": "d"}
@@ -132,6 +140,50 @@ def read_boards(lines: list[str]) -> tuple[list, list[bool]]:
     return boards, drawn
 
 
+# The board the reference drew for the same inputs is known: the program's turn is read first in
+# the drawing learned from it (harness/judging/drawing.py: where the cells are, the frame, the
+# labels), and in the generous reading above where nothing is learned. The handout names the
+# pieces: X is player 1's, O player 2's, whatever a drawing does.
+_FIXED = {"X": "X", "x": "X", "O": "O", "o": "O"}
+
+
+def _frame(line: str) -> bool:
+    return _is_border(line) or _is_header(line) or drawing.no_words(line)
+
+
+def learned_boards(lines: list[str], expected, generous: list) -> tuple[list, list[bool], list[str]] | None:
+    """(boards, per line whether it is part of a drawing, the problems of the boards that could not
+    be read) in the drawing learned from the first board of the reference's turn, or None. Where
+    the generous reading already reads the reference's boards, learning would read them alike
+    (a drawing learned from a board reads it as that board), so nothing is learned."""
+    value = next((value for kind, value in expected or () if kind == "board"), None)
+    if value is None or len(value) > _LONGEST_LINE * 12 or value == _distinct(generous):
+        return None
+    known = value.split(" | ")[0]
+    learned = drawing.learn(tuple(tuple(row) for row in known.split("/")), lines, _FIXED, _frame)
+    found = drawing.boards(learned, lines) if learned else []
+    if not found:
+        return None
+    drawn = [False] * len(lines)
+    boards, problems = [], []
+    for board in found:
+        drawn[board.start:board.end] = [True] * (board.end - board.start)
+        if board.grid is None:
+            problems.append(board.problem)
+        else:
+            boards.append([list(row) for row in board.grid])
+    return boards, drawn, problems
+
+
+def _values(boards: list) -> list[str]:
+    return ["/".join("".join(row) for row in board) for board in boards]
+
+
+def _distinct(boards: list) -> str:
+    """The boards as the `board` fact says them: the distinct ones, in order, joined by ` | `."""
+    return " | ".join(dict.fromkeys(_values(boards)))
+
+
 def _blank_before_row(lines: list[str], rows: list, at: int, width: int) -> bool:
     """A blank line between two rows of a board drawn with a blank line between its rows."""
     return not lines[at].strip() and at + 1 < len(lines) and rows[at + 1] is not None and len(rows[at + 1]) == width
@@ -179,6 +231,8 @@ def _counts_on(line: str) -> list[tuple[str | None, int]]:
             continue
         if token in ("X", "O"):
             symbol = token
+        elif token.isdigit() and index and tokens[index - 1].lower() in _GOAL_WORDS:
+            pass  # the goal (`need 4`, `connect 4`), not a count
         elif token.isdigit():
             found.append((symbol, int(token)))
             symbol = None if symbol is None else symbol + "*"  # one count a symbol
@@ -244,7 +298,51 @@ def _header_order(line: str) -> str | None:
     return order if len(order) == 3 else None
 
 
-def facts(text: str) -> list[tuple[str, str]]:
+class _Reading:
+    """One way to read a line: the facts it gives read so (`weak`: only where the turn expects
+    its kind, a refusal in words no pattern names)."""
+    def __init__(self, facts: list, weak: bool = False):
+        self.facts, self.weak = facts, weak
+
+    @staticmethod
+    def kind(reading: "_Reading") -> str:
+        return reading.facts[0][0]
+
+
+def _readings(line: str, order: str) -> list[_Reading]:
+    """Every way a line can be read, the likeliest first: a row of the stats, the welcome, what
+    it says of the game (the winner or a draw, the play-again question or a refusal, counts), a
+    refusal in words of its own. `Alice got Connect Four and wins!` is a welcome's words and a
+    winner's; `Longest lines -> Alice: 2, Bob: 1 (need 4)` a stats row's shape and counts: the
+    turn decides (facts.choose)."""
+    readings = []
+    row = _stats_row(line, order)
+    if row:
+        readings.append(_Reading([("stats", row)]))
+    refusal = bool(_REFUSALS.search(line))
+    if _WELCOME.search(line) and not refusal:
+        readings.append(_Reading([("welcome", "shown")]))
+    said = []
+    if _DRAW.search(line):
+        said.append(("result", "draw"))
+    elif _WIN.search(line):
+        said.append(("result", _winner(line)))
+    if _AGAIN.search(line):
+        said.append(("again", "asked"))
+    elif refusal and not _WIN.search(line) and not _DRAW.search(line):
+        said.append(("refused", "column"))
+    if _COUNT.search(line):
+        shown = _counts_on(line)
+        if shown:
+            said.append(("counts", shown))
+    if said:
+        readings.append(_Reading(said))
+    if not refusal and _NEGATION.search(line) and _ABOUT_INPUT.search(line) and not _WIN.search(line):
+        readings.append(_Reading([("refused", "column")], weak=True))
+    return readings
+
+
+def facts(text: str, expected: list[tuple[str, str]] | None = None) -> list[tuple[str, str]]:
     """What a person reads in a turn's output, in a fixed order, whatever the wording and the
     drawing: `welcome`; `board` (the distinct boards drawn, rows joined by `/`; two different
     boards in one turn read as both, which matches no single board); `refused` (a column
@@ -253,18 +351,24 @@ def facts(text: str) -> list[tuple[str, str]]:
     `result` (the winner's name, `draw`, or every result named when lines contradict each
     other); `stats` (each player's wins, losses, draws); `again` (the play-again question, asked
     or asked again); `prompt` (the turn ends asking for a column, of the player whose turn the
-    board shows when the prompt names a symbol)."""
+    board shows when the prompt names a symbol). A line that fits several readings is read as
+    the one the turn expects (`expected`: the reference's facts of the same turn), and as its
+    likeliest without them."""
     if len(text) > _LONGEST_TEXT:
         return [("unread", "output too large")]
     lines = text.replace("\r\n", "\n").split("\n")
     boards, drawn = read_boards(lines)
+    learned = learned_boards(lines, expected, boards)
+    unreadable = []
+    if learned:
+        boards, drawn, unreadable = learned
     found: dict[str, object] = {}
-    distinct = []
-    for board in boards:
-        value = "/".join("".join(row) for row in board)
+    distinct = [f"not readable ({problem})" for problem in unreadable]
+    for value in _values(boards):
         if value not in distinct:
             distinct.append(value)
     order, counts, results, stats = "wld", [], [], []
+    expects = {kind for kind, _ in expected or ()}
     for line, part in zip(lines, drawn):
         if part or not line.strip() or len(line) > _LONGEST_LINE:
             continue
@@ -272,23 +376,18 @@ def facts(text: str) -> list[tuple[str, str]]:
         if header and not any(t.isdigit() for t in _tokens(line)):
             order = header
             continue
-        row = _stats_row(line, order)
-        if row:
-            stats.append(row)
+        readings = [reading for reading in _readings(line, order) if not reading.weak or reading.kind(reading) in expects]
+        if not readings:
             continue
-        if _WELCOME.search(line) and not _REFUSALS.search(line):
-            found["welcome"] = "shown"
-            continue
-        if _DRAW.search(line):
-            results.append("draw")
-        elif _WIN.search(line):
-            results.append(_winner(line))
-        if _AGAIN.search(line):
-            found["again"] = "asked"
-        elif _REFUSALS.search(line) and not _WIN.search(line) and not _DRAW.search(line):
-            found["refused"] = "column"
-        if _COUNT.search(line):
-            counts += _counts_on(line)
+        for kind, value in choose(readings, _Reading.kind, expected).facts:
+            if kind == "stats":
+                stats.append(value)
+            elif kind == "result":
+                results.append(value)
+            elif kind == "counts":
+                counts += value
+            else:
+                found[kind] = value
     last = next((line for line, part in zip(reversed(lines), reversed(drawn)) if line.strip() and not part), "")
     if len(last) <= _LONGEST_LINE and (_PROMPT.search(last) or last.rstrip()[-1:] in (":", "?", ">")) \
             and not _AGAIN.search(last) \
@@ -332,3 +431,6 @@ def _whose_turn(prompt: str, board) -> str:
     due = "X" if pieces["X"] < pieces["O"] else "O"
     asked = named.pop()
     return "column" if asked == due else f"column for {asked}, but it is {due}'s turn"
+
+
+facts.expects = True  # the grader gives it the reference's facts of the same turn

@@ -87,12 +87,20 @@ def test_a_value_missing_from_the_known_board_is_read_by_its_fixed_glyph_only():
     assert unknown.grid is None
 
 
-def test_ways_that_read_a_later_board_differently_make_it_ambiguous():
-    known = (("e", "e"),)
-    learned = drawing.learn(known, ["aaaa"], fixed={"b": "p"})
-    assert len(learned.drawings) > 1  # cells at any two evenly spaced a's
-    [board] = drawing.boards(learned, ["abaa"])  # (e, p) read at columns 0-1, (p, e) at 1-2
-    assert board.grid is None and "differently" in board.problem
+def test_cells_are_never_read_on_the_frame_beside_a_piece_out_of_place():
+    """An empty board known, a piece drawn where none belongs: read on the bars of `|_|X|_|`
+    the cells would all be empty, the right board; the X between them says they are not cells."""
+    empty = (("e", "e", "e"),)
+    assert drawing.learn(empty, ["|_|_|_|"], fixed={"X": "p"})
+    assert not drawing.learn(empty, ["|_|X|_|"], fixed={"X": "p"})
+
+
+def test_ways_that_read_the_same_board_alike_are_one_board():
+    empty = (("e", "e"),)
+    learned = drawing.learn(empty, ["[ ] [ ]"], fixed={"X": "p"})  # cells in the brackets or the spaces between
+    assert learned
+    assert [board.grid for board in drawing.boards(learned, ["[ ] [ ]"])] == [empty]
+    assert [board.grid for board in drawing.boards(learned, ["[X] [ ]"])] == [(("p", "e"),)]
 
 
 def test_a_board_drawn_otherwise_than_learned_is_not_read():

@@ -97,7 +97,8 @@ def _compare(expected_events, expected_end: End, actual_events, actual_end: End,
     printed = (exp_turns, act_turns)
     if view.reads_facts:  # compare what a person reads in each turn, not its text
         exp_turns = facts.fact_turns(exp_turns, view.reader, flags.facts)
-        act_turns = facts.required_only(exp_turns, facts.fact_turns(act_turns, view.reader, flags.facts), view.reader)
+        act_turns = facts.required_only(exp_turns, facts.fact_turns(act_turns, view.reader, flags.facts, printed[0]),
+                                        view.reader)
     shown = _compare_turns(exp_turns, exp_inputs, act_turns, act_inputs, view)
     judged = _judged(shown, exp_turns, act_turns, view)
     scored_indexes = {j.index for j in judged}

@@ -10,7 +10,8 @@ stands for which value, and reads later boards with that:
   lines just above and below the rows (the column labels, a border);
 - which: one glyph for each value, one value for each glyph (a drawing with two glyphs for one
   value, or one glyph for two, is not learnable), never against a glyph's fixed meaning (the
-  handout's pieces).
+  handout's pieces), and no glyph but a space outside the cells (cells read on the bars of
+  `|_|_|` with an X beside them would read a board with a piece out of place as right).
 
 Several ways of reading the known text as the known board are all kept; a later board they read
 differently is ambiguous, and a board drawn in the learned way with a glyph never learned is not
@@ -138,7 +139,7 @@ def learn(known: Grid, lines: Sequence[str], fixed: Mapping[str, str] | None = N
                     if glyphs is None:
                         continue
                     drawing = _drawing(lines, start, gap, rows, columns, between, glyphs, fixed, frame)
-                    if drawing not in found:
+                    if drawing is not None and drawing not in found:
                         found.append(drawing)
                         if len(found) >= MOST_WAYS:
                             return Learned(tuple(found))
@@ -148,8 +149,11 @@ def learn(known: Grid, lines: Sequence[str], fixed: Mapping[str, str] | None = N
     return Learned(tuple(found))
 
 
-def _drawing(lines, start, gap, rows, columns, between, glyphs, fixed, frame) -> Drawing:
+def _drawing(lines, start, gap, rows, columns, between, glyphs, fixed, frame) -> Drawing | None:
     skeletons = tuple(_blank(row, columns) for row in rows)
+    pieces = (set(glyphs) | set(fixed)) - {" "}
+    if any(ch in pieces for row in skeletons for ch in row):
+        return None  # a glyph between the cells: the cells are elsewhere (or a piece is out of place)
     above = []
     at = start - 1
     while at >= 0 and len(above) < FRAME_LINES and lines[at].strip() and frame(lines[at]):

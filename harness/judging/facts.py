@@ -17,9 +17,20 @@ Two kinds of fact need more than equality ("free words, required meaning"):
   chattier program does not;
 - a `single` kind (the winner) must say one thing in a turn: two different values ("Player 1
   wins! Player 2 wins!") read as an ambiguous answer that matches nothing.
+
+A message is recognised by what the turn expects, never by the first pattern a line fits: a
+reader function with `expects = True` is also given the facts of the reference's turn for the
+same inputs (`read(text, expected=[(kind, value), ...])`) when it reads the program's turn. A
+line that fits several readings (a winner line that names the game, which is also a welcome's
+words) is read, with `choose`, as the one of its readings the turn expects; a line is never read
+as a kind it cannot be read as, so the expected facts choose among a line's readings and never
+add one. The same board the reference drew is what such a reader may learn a drawing from
+(judging/drawing.py): a known state.
 """
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Sequence, TypeVar
+
+Reading = TypeVar("Reading")
 
 MODES = ("off", "shown", "state")
 
@@ -33,22 +44,42 @@ class StateReader:
     single: tuple[str, ...] = ()  # kinds of which a turn must say one thing
     _read_before: dict = field(default_factory=dict, compare=False, repr=False)
 
-    def facts(self, text: str) -> list[tuple[str, str]]:
-        """The facts of a turn's text; a text read before (the same turn in the expected and
-        the program's transcript, as in every turn a program gets right) is not read again."""
-        found = self._read_before.get(text)
+    @property
+    def expects(self) -> bool:
+        """The reader reads a program's turn knowing what the reference's turn shows."""
+        return getattr(self.read, "expects", False) is True
+
+    def facts(self, text: str, expected: tuple[tuple[str, str], ...] | None = None) -> list[tuple[str, str]]:
+        """The facts of a turn's text (`expected`: the reference's facts of that turn, for a
+        reader that `expects` them); a text read before with the same expectation (the same turn
+        in the expected and the program's transcript, as in every turn a program gets right) is
+        not read again."""
+        expected = expected if self.expects else None
+        found = self._read_before.get((text, expected))
         if found is None:
-            found = self._read_before[text] = list(self.read(text))
+            read = self.read(text) if expected is None else self.read(text, expected=list(expected))
+            found = self._read_before[(text, expected)] = list(read)
         return found
 
 
-def fact_turns(turns: list[str], reader: StateReader, mode: str) -> list[str]:
-    """Each turn's text replaced by its facts, one `kind: value` line each."""
+def choose(readings: Sequence[Reading], kind: Callable[[Reading], str], expected: Sequence[tuple[str, str]] | None) -> Reading:
+    """The reading of one line the turn expects: the first of its `readings` (every way the line
+    can be read, the likeliest first) whose kind the expected turn shows, else the likeliest."""
+    kinds = {found for found, _ in expected or ()}
+    return next((reading for reading in readings if kind(reading) in kinds), readings[0])
+
+
+def fact_turns(turns: list[str], reader: StateReader, mode: str, expected: list[str] | None = None) -> list[str]:
+    """Each turn's text replaced by its facts, one `kind: value` line each; `expected`: the
+    reference's turns (the printed text), when `turns` are the program's."""
     carried: dict[str, str] = {}
     out = []
-    for text in turns:
+    for index, text in enumerate(turns):
         lines, last, said = [], {}, {}
-        for kind, value in reader.facts(text):
+        known = None
+        if expected is not None and reader.expects:
+            known = tuple(reader.facts(expected[index])) if index < len(expected) else ()
+        for kind, value in reader.facts(text, known):
             if kind in reader.carry:
                 carried[kind] = value
                 if mode == "shown":
