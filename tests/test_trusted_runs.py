@@ -9,7 +9,9 @@ forged results.json; it also tries each platform's own result file. The planted 
 the buggy game, so a harness that ran it would give the program full marks, and every planted
 module leaves a mark where only a process with the harness's rights can write. It ships the
 same planted files in its own folder, which the Classroom entry and a grading started in the
-submission's folder have as their working folder.
+submission's folder have as their working folder. The front doors: `harness grade` (unconfined
+and in bubblewrap), Gradescope's run_autograder, PrairieLearn's run_grader, Classroom's
+grade.sh, and the self-check service's grading.
 
 The project is a copy of the fixture whose reference runs as a module (`-m`), as every course
 game's does. Unconfined means what a container without user namespaces gives: a `bwrap` that
@@ -23,13 +25,16 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import threading
+import urllib.request
+import uuid
 from pathlib import Path
 
 import pytest
 
 from harness.loading import cases as caseload
 from harness.loading import spec as specs
-from tests.helpers import FIXTURE, ROOT, RULES, SAMPLES, copy_project, expected_percent
+from tests.helpers import FIXTURE, ROOT, RULES, SAMPLES, copy_project, expected_percent, free_port, stop_group
 
 pytestmark = pytest.mark.slow  # each test grades the whole fixture suite through a front door
 
@@ -275,4 +280,64 @@ def test_the_classroom_entry_gives_the_honest_grade_unconfined(setting, tmp_path
     assert report["max_score"] == possible(root)
     assert sum(t["score"] for t in report["tests"]) == pytest.approx(percent / 100 * possible(root), abs=0.02)
     assert {t["name"].split(" [")[0] for t in report["tests"] if t["status"] != "pass"} == failing
+    no_marks(marks)
+
+
+def _form(files: dict[str, bytes], boundary: str) -> bytes:
+    parts = [f'--{boundary}\r\nContent-Disposition: form-data; name="game"\r\n\r\ntally\r\n'.encode()]
+    for name, data in files.items():
+        parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="files"; filename="{name}"\r\n\r\n'.encode()
+                     + data + b"\r\n")
+    return b"".join(parts) + f"--{boundary}--\r\n".encode()
+
+
+def test_the_self_check_service_gives_the_honest_grade_unconfined(setting, tmp_path):
+    root, marks = setting
+    token, instructor = uuid.uuid4().hex, uuid.uuid4().hex
+    roster = tmp_path / "roster.csv"
+    roster.write_text(f"student,token\nmallory,{token}\n", encoding="utf-8")
+    upload = hostile(tmp_path / "upload", marks, [])
+    port, data = free_port(), tmp_path / "data"
+    server = subprocess.Popen([str(HARNESS), "serve", "tally", "--roster", str(roster), "--port", str(port), "--data",
+                               str(data), "--instructor-token", instructor, "--no-sandbox"],
+                              cwd=tmp_path, env=environment(unconfined_path(tmp_path), HARNESS_ROOT=str(root)),
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    listening, said = threading.Event(), []
+
+    def follow():
+        for line in server.stdout:
+            said.append(line)
+            if "Uvicorn running on" in line:
+                listening.set()
+        listening.set()
+
+    threading.Thread(target=follow, daemon=True).start()
+    try:
+        assert listening.wait(120) and server.poll() is None, "".join(said)
+        boundary = uuid.uuid4().hex
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/submissions", data=_form({"tally.py": (upload / "tally.py").read_bytes()},
+                                                                   boundary),
+            headers={"Authorization": f"Bearer {token}", "Content-Type": f"multipart/form-data; boundary={boundary}"})
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            ident = json.loads(answer.read())["id"]
+        state, shown = None, None
+        for _ in range(60):  # each request is answered when the state changes (long polls), at most 10 s each
+            asked = urllib.request.Request(f"http://127.0.0.1:{port}/api/submissions/{ident}?wait=10",
+                                           headers={"Authorization": f"Bearer {token}"})
+            with urllib.request.urlopen(asked, timeout=60) as answer:
+                state = json.loads(answer.read())
+            if state["state"] == "done" and (data / "results" / f"{ident}.json").exists():
+                break
+        whole = json.loads((data / "results" / f"{ident}.json").read_text(encoding="utf-8"))
+    finally:
+        server.terminate()
+        stop_group(server)
+    failing, percent = honest(root)
+    spec, _ = specs.parse_game("tally", root)
+    public = {c.name for c in caseload.load_all(spec, None) if c.visibility == "public"}
+    assert whole["sandbox"] == "none"
+    assert {c["name"] for c in whole["cases"] if c["status"] != "passed"} == failing
+    assert whole["percent"] == pytest.approx(percent, abs=0.01)
+    assert {c["name"] for c in state["result"]["cases"] if c["status"] != "passed"} == failing & public
     no_marks(marks)
