@@ -31,6 +31,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+import yaml
 
 from harness.loading import cases as caseload
 from harness.loading import spec as specs
@@ -340,4 +341,48 @@ def test_the_self_check_service_gives_the_honest_grade_unconfined(setting, tmp_p
     assert {c["name"] for c in whole["cases"] if c["status"] != "passed"} == failing
     assert whole["percent"] == pytest.approx(percent, abs=0.01)
     assert {c["name"] for c in state["result"]["cases"] if c["status"] != "passed"} == failing & public
+    no_marks(marks)
+
+
+def test_a_silver_dollar_program_cannot_plant_the_reference_unconfined(tmp_path):
+    """The attack on a course game: a Python Silver Dollar that names the wrong winner plants a
+    `reference` package in its run folder whose silver_dollar.py is the real reference with the
+    same bug (the rest of the package is the real one, on its path): a harness that ran
+    `python -S -m reference.silver_dollar` in that folder would expect the wrong winner."""
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    wrong = ('print("Player " + str(player) + " wins!")', 'print("Player " + str(3 - player) + " wins!")')
+    game = (ROOT / "examples" / "silver-dollar" / "correct-python" / "silver_dollar.py").read_text(encoding="utf-8")
+    reference = (ROOT / "reference" / "silver_dollar.py").read_text(encoding="utf-8")
+    said = 'console.println(f"Player {player} wins!")'
+    assert game.count(wrong[0]) == 1 and reference.count(said) == 1
+    mark = "try:\n    " + MARK.format(marks=str(marks)) + "\nexcept OSError:\n    pass\n"
+    planted = {"reference/__init__.py": f"__path__.append({str(ROOT / 'reference')!r})\n" + mark,
+               "reference/silver_dollar.py": mark + reference.replace(said, 'console.println(f"Player {3 - player} wins!")')}
+    planting = textwrap.dedent(f'''\
+        import os
+
+        for name, text in {planted!r}.items():
+            try:
+                os.makedirs(os.path.dirname(name), exist_ok=True)
+                with open(name, "w") as file:
+                    file.write(text)
+            except OSError:
+                pass
+        ''')
+    submission = tmp_path / "mallory"
+    submission.mkdir()
+    (submission / "silver_dollar.py").write_text(planting + game.replace(*wrong), encoding="utf-8")
+    expected = yaml.safe_load((ROOT / "examples" / "silver-dollar" / "expected.yaml").read_text(encoding="utf-8"))
+    spec, _ = specs.parse_game("silver-dollar", ROOT)
+    chosen = {c.name for c in caseload.load_all(spec, None, "end-")}
+    assert chosen and chosen <= set(expected["samples"]["bug-wrong-winner"]["fails"])  # the winner's cases
+    reports = tmp_path / "reports"
+    done = subprocess.run([str(HARNESS), "grade", "silver-dollar", str(submission), "-k", "end-", "-o", str(reports),
+                           "--no-sandbox"], cwd=tmp_path, env=environment(unconfined_path(tmp_path)),
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 1, done.stderr
+    result = json.loads((reports / "mallory" / "result.json").read_text(encoding="utf-8"))
+    assert result["sandbox"] == "none"
+    assert {c["name"] for c in result["cases"] if c["status"] == "failed"} == chosen
     no_marks(marks)
