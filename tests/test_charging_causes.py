@@ -176,3 +176,36 @@ def test_the_first_legal_replay_that_removes_the_difference_names_the_cause():
     assert (found.item, found.turn, found.own_passed, found.replayed) == ("prompt", 5, False, True)
     # the cause is the case's own item's input: a plain failure where it is filed
     assert charging.by_replays(original, "prompt", [cause]) is None
+
+
+def _tally_views():
+    spec, _ = specs.parse_game("tally", FIXTURE)
+    from harness.grading.submission import state_reader
+    from harness.judging import compare
+
+    def whole(item):
+        return compare.View(spec.policy(item, None).replace({"turns": "all", "from": None}), spec.messages,
+                            state_reader(spec))
+    return spec, whole, compare
+
+
+EXPECTED = [{"out": "Start: 2\nAdd? "}, {"in": "1"}, {"out": "Now 3\nAdd? "}, {"in": "x"},
+            {"out": "Illegal!\nAdd? "}, {"in": "1"}, {"out": "Now 4\nAdd? "}, {"in": "x"},
+            {"out": "Illegal!\nAdd? "}, {"in": "1"}, {"out": "Now 5\nAdd? "}]
+
+
+@pytest.mark.parametrize("last, own_passed", [("Now 5\nAdd? ", True), ("Now 6\nAdd? ", False)])
+def test_a_charged_case_passes_where_it_is_filed_only_if_its_own_turns_matched(last, own_passed):
+    """An `add` case whose two refused lines get no message is charged to `illegal` (the first
+    refusal's turn); it also passes in `add` when its own turns matched, the second silent refusal
+    being `illegal`'s too, but not when an addition of its own differs as well."""
+    spec, whole, compare = _tally_views()
+    actual = [dict(e) for e in EXPECTED]
+    actual[4] = actual[8] = {"out": "Add? "}
+    actual[10] = {"out": last}
+    waiting = End.parse("waiting")
+    view = whole("add")
+    comparison = compare.compare(EXPECTED, waiting, actual, waiting, view)
+    assert not comparison.passed
+    found = charging.charge(spec.owners, "add", comparison, EXPECTED, waiting, lambda v: actual, waiting, whole)
+    assert (found.item, found.turn, found.own_passed) == ("illegal", 2, own_passed)
