@@ -11,6 +11,11 @@ A student archive's member name only places it inside its own submission's folde
 or read: a date in an archive is whatever the student's tool wrote, so each member is written as
 a new file (its time is the unpacking's) and nothing downstream can take it for a submission time.
 
+A lone source under another name (`judy.java`, Canvas's resubmitted `Reversi-1.java`) is taken
+under the handout's name when what it holds says it is the handout's program: its public class
+is the handout's (Java, where javac requires the file's name to be the class's), or, for other
+languages, it is the submission's only source of the language and holds the program's `main`.
+
 The archive modules are imported when an archive is opened: a folder (every case of `harness
 run` on a folder) needs none of them.
 """
@@ -23,6 +28,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from harness.building import diagnose
 from harness.loading import paths
 
 MAX_ENTRIES = 2000  # files and folders in a submission or members in an archive
@@ -66,14 +72,17 @@ class Choice:
     wanted: str  # the name the spec asks for
     path: str | None  # the file used, relative to the submission root
     ignored: list[str] = field(default_factory=list)  # other candidates, left out
+    reason: str = ""  # why a file of another name is the wanted one (a lone renamed source)
 
     @property
     def note(self) -> str:
-        """An intake line when the choice was not plain: another letter case or several candidates."""
+        """An intake line when the choice was not plain: another name, another letter case or several candidates."""
         if self.path is None:
             return ""
         parts = []
-        if PurePosixPath(self.path).name != PurePosixPath(self.wanted).name:
+        if self.reason:
+            parts.append(f"{self.path} is used as {self.wanted} ({self.reason})")
+        elif PurePosixPath(self.path).name != PurePosixPath(self.wanted).name:
             parts.append(f"{self.path} is used as {self.wanted} (the name differs in letter case)")
         elif self.ignored:
             parts.append(f"{self.wanted}: used {self.path}")
@@ -219,6 +228,48 @@ def choose(files: list[str], wanted: str) -> Choice:
     ranked = sorted(candidates, key=lambda f: (f.lower() != wanted.lower(), len(PurePosixPath(f).parts),
                                                "src" not in PurePosixPath(f).parts[:-1], f))
     return Choice(wanted, ranked[0], ranked[1:])
+
+
+# A top-level type's declaration: `public [final|abstract|sealed|strictfp ...] class Name`.
+_PUBLIC_TYPE = r"\bpublic\s+(?:(?:final|abstract|sealed|non-sealed|strictfp)\s+)*(?:class|interface|enum|record)\s+([A-Za-z_$][A-Za-z0-9_$]*)"
+_MAIN = r"\b(?:int|void|auto|signed)\s+main\s*\("  # a C or C++ program's main function
+
+
+def _pattern(text: str):
+    """A linear-time pattern (RE2): a student's source is hostile text."""
+    import re2
+
+    return re2.compile(text)
+
+
+def renamed(sub: Submission, wanted: str, taken: set[str]) -> Choice | None:
+    """The source to use for the spec's `wanted` when no file has its name: a Java source whose
+    public class is the wanted one (the only such source), or the submission's only source of the
+    wanted's language when it holds `main` (C, C++) or is a script (Python). `taken`: files
+    already chosen for other names. None when nothing says which file it is."""
+    language = language_of(wanted)
+    if language is None:
+        return None
+    sources = [f for f in sub.files if language_of(f) == language and f not in taken]
+    if language == "java":
+        stem, pattern = PurePosixPath(wanted).stem, _pattern(_PUBLIC_TYPE)
+        matching = [f for f in sources if any(m.group(1) == stem for m in pattern.finditer(_text(sub.root, f)))]
+        reason = f"its public class is {stem}, the handout's; javac takes it only in {PurePosixPath(wanted).name}"
+    elif len(sources) == 1 and (language == "python" or _pattern(_MAIN).search(_text(sub.root, sources[0]))):
+        matching = sources
+        reason = (f"the only {language} source handed in" +
+                  (", and it holds main" if language != "python" else "") + f"; taken as the handout's {wanted}")
+    else:
+        return None
+    return Choice(wanted, matching[0], reason=reason) if len(matching) == 1 else None
+
+
+def _text(root: Path, rel: str) -> str:
+    """A source's text without comments and string literals, or "" when it cannot be read."""
+    try:
+        return diagnose.strip_comments(read_file(root, rel).decode("utf-8", errors="replace"))
+    except (IntakeProblem, OSError):
+        return ""
 
 
 # --- archives ------------------------------------------------------------------------

@@ -22,7 +22,12 @@ file named `bob_attempt_2099-12-31-23-59-59_Main.java` is the uploader's file of
 
 Grouped files are copied under their real names (`Main.java`) into a staging folder, never
 following a link; each renaming is an intake line of the report, never a deduction.
+
+An export is graded as the instructor downloads it, too: an archive given on the command line
+whose members are an export's names (Canvas's `submissions.zip`) is unpacked with intake's caps
+and read as the class folder it holds; any other archive stays one student's submission.
 """
+import atexit
 import os
 import re
 import shutil
@@ -123,6 +128,7 @@ class Entry:
     receipts: dict[str, Path] = field(default_factory=dict)  # Blackboard: each attempt's receipt, by stamp
     canvas_late: bool = False  # Canvas named a file of it _LATE
     late: object = None  # its lateness.Lateness, when a deadline is set
+    unpacked: Path | None = None  # the export archive's unpacked folder its files are in (removed with Staging)
 
 
 @dataclass
@@ -151,10 +157,44 @@ def find(paths: list[Path], spec: Spec, exclude: list[Path] = ()) -> Found:
             notes += found.notes
             notes.append(f"{path}: a class folder of {len(found.entries)} submission"
                          f"{'s' if len(found.entries) != 1 else ''}{_layouts(found.entries)}")
+        elif path.is_file() and not path.is_symlink() and intake.is_archive(path) \
+                and (export := unpacked_export(path, skip)) is not None:
+            entries += export.entries
+            notes += export.notes
         else:
             entries.append(_plain(path, path.parent.name))
     unique_names(entries)
     return Found(entries, notes)
+
+
+def unpacked_export(archive: Path, exclude: set[str] = frozenset()) -> Found | None:
+    """The class an LMS export's archive holds (unpacked within intake's caps into a folder of
+    its own, removed when its entries' Staging ends or the process does); None, and nothing
+    kept, when its members are not an export's names or it cannot be unpacked: it is then one
+    student's archive, and its own intake says what is wrong with it."""
+    folder = Path(tempfile.mkdtemp(prefix=paths.temporary("export")))
+    atexit.register(shutil.rmtree, folder, True)
+    try:
+        unpack_notes = intake.unpack(archive, folder)
+        inside = [e for e in os.scandir(folder) if not intake.junk(e.name)]
+        root = Path(inside[0].path) if len(inside) == 1 and inside[0].is_dir(follow_symlinks=False) \
+            and _lms(inside[0].name, True) is None else folder
+        if not any(_lms(e.name, e.is_dir(follow_symlinks=False)) for e in _visible_children(root)):
+            raise intake.IntakeProblem("not an export")
+    except (intake.IntakeProblem, OSError):
+        shutil.rmtree(folder, ignore_errors=True)
+        return None
+    found = children(root, exclude)
+    shown, stem = str(archive), _plain(archive, "").label
+    for entry in found.entries:
+        entry.unpacked, entry.parent = folder, stem
+        entry.shown = entry.shown.replace(str(root), shown, 1)
+    notes = [note.replace(str(root), shown, 1) for note in found.notes]
+    notes += [f"{archive}: {note}" for note in unpack_notes]
+    notes.append(f"{archive}: an export of {len(found.entries)} submission"
+                 f"{'s' if len(found.entries) != 1 else ''}{_layouts(found.entries)}, unpacked and graded "
+                 "as a class folder")
+    return Found(found.entries, notes)
 
 
 def _layouts(entries: list[Entry]) -> str:
@@ -438,6 +478,7 @@ class Staging:
 
     def __init__(self):
         self.root: Path | None = None
+        self.unpacked: set[Path] = set()  # export archives' folders the staged entries are in
 
     def __enter__(self) -> "Staging":
         return self
@@ -446,9 +487,14 @@ class Staging:
         if self.root is not None:
             shutil.rmtree(self.root, ignore_errors=True)
             self.root = None
+        for folder in self.unpacked:
+            shutil.rmtree(folder, ignore_errors=True)
+        self.unpacked.clear()
 
     def stage(self, entry: Entry) -> None:
         """Copy the entry's files (regular files only, links never followed) under their real names."""
+        if entry.unpacked is not None:
+            self.unpacked.add(entry.unpacked)
         if entry.path is not None or entry.layout not in (CANVAS, MOODLE, BLACKBOARD):
             return  # a folder, an archive or a file of its own; or a Moodle folder, graded where it is
         if self.root is None:
