@@ -24,17 +24,18 @@ def _mutant(function: str, operator: str, description: str) -> mutants.Mutant:
 
 
 def test_a_mutant_stands_for_the_item_whose_cases_make_up_its_reach():
-    """Read from the reach alone: the item with the largest share of the reaching cases, then the
-    one the most of whose cases reach it, then the rubric's order."""
+    """Read from the reach alone: the item the largest share of whose cases reach it, then the one
+    with the largest share of the reaching cases, then the rubric's order."""
     by_item = {"a": ["a1", "a2"], "b": ["b1"], "c": ["c1", "c2", "c3"]}
-    reach = {"a1": {1, 2}, "a2": {1, 2}, "b1": {1, 3}, "c1": {1, 4}, "c2": {1, 4}, "c3": {1}}
+    reach = {"a1": {1, 2}, "a2": {1, 2}, "b1": {1, 3, 6}, "c1": {1, 4, 6}, "c2": {1, 4, 6}, "c3": {1}}
     made = {n: mutants.Mutant(f"m.py:{n}:1:stmt-del", "m.py", n, 1, n, "stmt-del", f"line {n} deleted", "f", "", "")
-            for n in (1, 2, 3, 4, 5)}
+            for n in (1, 2, 3, 4, 5, 6)}
     assert own_item(made[2], reach, by_item) == "a"  # only a's cases run line 2
     assert own_item(made[3], reach, by_item) == "b"
     assert own_item(made[4], reach, by_item) == "c"  # c's two of the two reaching cases
     assert own_item(made[1], reach, by_item) == "c"  # shared code: c has the most reaching cases
     assert own_item(made[5], reach, by_item) is None  # no case runs it
+    assert own_item(made[6], reach, by_item) == "b"  # all of b's cases, two of c's three
 
 
 @pytest.fixture(scope="module")

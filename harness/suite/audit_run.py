@@ -22,14 +22,15 @@ from harness.suite.audit_results import MutantResult, MutantStatus
 
 def own_item(mutant: mutants.Mutant, reach: dict[str, set[int]], by_item: dict[str, list[str]]) -> str | None:
     """The graded item a mutant stands for, read from the reach alone (never from what killed
-    it): the item whose cases make up the largest share of the cases executing its lines (code
-    only that item's cases run is that item's), then the item the most of whose cases run them,
-    then the rubric's order; None when no graded item's case reaches it."""
+    it): the item the largest share of whose cases execute its lines (an item's own code runs in
+    all its cases; shared code in every item's, and a big item's many cases must not outvote a
+    small item's all), then the item whose cases make up most of the reaching ones, then the
+    rubric's order; None when no graded item's case reaches it."""
     reaching = {c for cases in by_item.values() for c in cases if reach.get(c, set()).intersection(mutant.lines)}
     best, key = None, None
     for order, (item, cases) in enumerate(by_item.items()):
         hit = sum(1 for c in cases if c in reaching)
-        candidate = (-hit / len(reaching), -hit / len(cases), order) if hit else None
+        candidate = (-hit / len(cases), -hit / len(reaching), order) if hit else None
         if candidate and (key is None or candidate < key):
             best, key = item, candidate
     return best
