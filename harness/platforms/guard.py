@@ -28,8 +28,8 @@ def reason(problem: BaseException) -> str:
 def always_reported(grade: Callable[[], int], not_graded: Callable[[str], None]) -> int:
     """`grade()`'s exit status; on an exception, `not_graded(reason)` first. An InputError and
     Ctrl-C go on as they are (the command line says them); any other exception is a harness bug:
-    its traceback goes to stderr and it goes on as an InputError, so the command ends with one
-    line and exit status 2, as any grading that could not be done."""
+    its traceback goes to stderr and it goes on as an InputError of the words the student read, so
+    the command ends with one line and exit status 2, as any grading that could not be done."""
     try:
         return grade()
     except (InputError, KeyboardInterrupt) as problem:
@@ -38,7 +38,9 @@ def always_reported(grade: Callable[[], int], not_graded: Callable[[str], None])
     except Exception as problem:
         _report(not_graded, reason(problem))
         traceback.print_exc(file=sys.stderr)
-        raise InputError(f"{reason(problem)} (its traceback is above); the submission was not graded") from None
+        # the same words the result says: a front door that writes its result again on an input
+        # error (the command line's) writes the same one
+        raise InputError(reason(problem)) from None
 
 
 def _report(not_graded: Callable[[str], None], said: str) -> None:
