@@ -16,6 +16,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from harness import atomic
+
 HISTORY = "history"
 PENDING = "pending"
 STUDENT_FILES = ("results.json", "report-student.html")
@@ -92,7 +94,8 @@ def pending(out: Path) -> list[str]:
 
 
 def publish(out: Path) -> list[str]:
-    """Move every pending student-facing file into place; returns the reports published."""
+    """Move every pending student-facing file into place, and say so on the class page; returns
+    the reports published."""
     done = []
     for name in pending(out):
         waiting = out / name / PENDING
@@ -100,7 +103,29 @@ def publish(out: Path) -> list[str]:
             os.replace(item, out / name / item.name)
         waiting.rmdir()
         done.append(name)
+    if done:
+        mark_published(out / "index.html", len(done))
     return done
+
+
+WAITING_START, WAITING_END = '<span id="waiting">', "</span><!--/waiting-->"
+
+
+def mark_published(page: Path, count: int) -> None:
+    """The class page's "Not published to students yet" (the span the page wrote between its
+    markers) becomes what `harness publish` did, so the page never says a grade waits once it is
+    out; a page without the span is left as it is."""
+    try:
+        text = page.read_text(encoding="utf-8")
+    except OSError:
+        return
+    start = text.find(WAITING_START)
+    end = text.find(WAITING_END, start)
+    if start < 0 or end < 0:
+        return
+    said = (f'<span id="published"><strong>Published to students:</strong> the student files of {count} '
+            f"report{'s' if count != 1 else ''} (<code>harness publish</code>).")
+    atomic.write_text(page, text[:start] + said + text[end:])
 
 
 def entries(out: Path) -> list[Path]:

@@ -12,8 +12,8 @@ are unchanged, a submission is run again only on the cases that changed:
 Its other cases are kept from its report, and the whole is scored again. A submission whose
 build failed or whose files were missing runs nothing: a case change cannot touch it.
 
-The delta (`delta.csv`, the class page) is each submission whose score or case verdicts moved:
-by how much, in which items, because of which case and turn."""
+The delta (`delta.csv`, the class page, the count on the terminal) is each submission whose
+grade moved, and nothing else: by how much, in which items, because of which case and turn."""
 import dataclasses
 import io
 from dataclasses import dataclass, field
@@ -130,22 +130,30 @@ def _where(case: CaseResult | None) -> str:
 
 
 def change(before: SubmissionResult, after: SubmissionResult) -> Change | None:
-    """How `after` differs from `before` for one submission, or None when nothing a grade shows moved."""
+    """How `after` differs from `before` for one submission, or None when its grade did not move
+    (its points, percent and status the same): a case whose points changed while every student's
+    verdict and total stayed is no change to them. A moved grade lists the items that moved and
+    the cases that moved it: a verdict that changed, or the same verdict now worth other points."""
+    moved = (abs(before.earned - after.earned) >= EPSILON or abs(before.percent - after.percent) >= EPSILON
+             or before.status != after.status)
+    if not moved:
+        return None
     old = {c.name: c for c in before.cases}
     new = {c.name: c for c in after.cases}
     cases = []
     for name in list(new) + [n for n in old if n not in new]:
         a, b = old.get(name), new.get(name)
-        if a is not None and b is not None and a.status == b.status and abs(a.earned - b.earned) < EPSILON:
+        if a is not None and b is not None and abs(a.earned - b.earned) < EPSILON and a.status == b.status:
+            continue
+        if a is not None and b is not None and a.status == b.status:  # the same verdict, other points
+            cases.append(CaseChange(name, b.rubric, str(a.status), f"{b.status} ({a.earned:.2f}->{b.earned:.2f} points)",
+                                    ""))
             continue
         cases.append(CaseChange(name, (b or a).rubric, str(a.status) if a else "new", str(b.status) if b else "removed",
                                 _where(b) or _where(a)))
     was = {i.id: i.earned for i in before.items}
     items = [(i.id, was.get(i.id, 0.0), i.earned) for i in after.items
              if abs(was.get(i.id, 0.0) - i.earned) >= EPSILON]
-    moved = abs(before.earned - after.earned) >= EPSILON or before.status != after.status
-    if not cases and not items and not moved:
-        return None
     return Change(after.name, before.percent, after.percent, before.earned, after.earned, after.possible, items, cases)
 
 

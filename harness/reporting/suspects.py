@@ -7,11 +7,20 @@ A divergence is suspect when at least `MIN_SUBMISSIONS` submissions, and at leas
 `MIN_SHARE` of those that ran the case, diverge at the same line of the same turn, and those
 submissions pass, on average, at least `DOING_WELL` of their other cases. (The expected line
 itself may differ between them: a random start's transcript is the reference's from the start
-each program drew.)"""
+each program drew.)
+
+A rewording recurs wherever its line does (the same refusal at every illegal try), so when the
+case's expected transcript has the line at more than one turn, the command accepts it at any
+turn: one command covers every turn where the same substitution happens, not the first alone."""
 import shlex
 from dataclasses import dataclass, field
 
 from harness.judging.differences import first_differing_line, spacing_aside
+from harness.errors import InputError
+from harness.loading import cases as caseload
+from harness.loading.acceptances import expected_turns
+from harness.loading.cases import Case
+from harness.loading.spec import Spec
 from harness.results import FAILED, PASSED, SubmissionResult
 from harness.safe_text import cap, visible
 
@@ -58,17 +67,41 @@ def _elsewhere(result: SubmissionResult, case: str) -> float | None:
     return sum(c.status == PASSED for c in others) / len(others) if others else None
 
 
-def command(game: str, case: str, turn: int, expected: str | None, actual: str, extra: bool) -> str:
-    words = ["harness", "accept", game, case, f"--turn={turn}"]
+def command(game: str, case: str, turn: int | None, expected: str | None, actual: str, extra: bool) -> str:
+    """The `harness accept` that accepts `actual` (for `expected`, or as an extra line) at
+    `turn`; at any turn when `turn` is None."""
+    words = ["harness", "accept", game, case] + ([f"--turn={turn}"] if turn is not None else [])
     if not extra and expected is not None:
         words.append(f"--line={expected}")  # joined to its option: a line may start with '-'
     words.append(f"--also={actual}")
     return " ".join(shlex.quote(w) for w in words)
 
 
-def find(game: str, reports: list[tuple[SubmissionResult, str]]) -> list[Suspect]:
+def recurring(case: Case | None, expected: str | None) -> bool:
+    """The expected line is at more than one turn of the case's expected transcript: a
+    substitution of it recurs, and its acceptance is for any turn."""
+    events = (case.expect or {}).get("transcript") if case is not None else None
+    if not events or expected is None:
+        return False
+    line = expected.rstrip()
+    return sum(line in lines for lines in expected_turns(events)) > 1
+
+
+def _case(spec: Spec | None, name: str) -> Case | None:
+    """A suspect's case as its file says now (None without a spec, or if it cannot be read)."""
+    if spec is None:
+        return None
+    path = next((p for p in caseload.case_files(spec) if p.stem == name), None)
+    try:
+        return None if path is None else caseload.load_case(path, spec)
+    except (InputError, OSError):  # a case edited since the grading: the command falls back on the one turn
+        return None
+
+
+def find(game: str, reports: list[tuple[SubmissionResult, str]], spec: Spec | None = None) -> list[Suspect]:
     """The suspect divergences of a class, most submissions first. `reports`: each finished
-    submission's (slim) result and the link to its report."""
+    submission's (slim) result and the link to its report; `spec`: where a suspect's case is read,
+    for the turns its line recurs at."""
     ran: dict[str, int] = {}
     spots: dict[tuple, dict] = {}
     for result, link in reports:
@@ -98,8 +131,10 @@ def find(game: str, reports: list[tuple[SubmissionResult, str]]) -> list[Suspect
         scores = [s for s in (_elsewhere(result, case) for result, _ in members) if s is not None]
         if not scores or sum(scores) / len(scores) < DOING_WELL:
             continue
+        read = _case(spec, case)
         variants = [Variant(_shown(actual), _shown(expected), n, extra,
-                            command(game, case, turn, expected, actual, extra) if _typeable(actual, expected) else "")
+                            command(game, case, None if not extra and recurring(read, expected) else turn,
+                                    expected, actual, extra) if _typeable(actual, expected) else "")
                     for (actual, expected, extra), n in sorted(spot["variants"].items(), key=lambda kv: -kv[1])]
         extras = {(v.actual, v.extra) for v in variants}
         if len(extras) == 1 and variants[0].extra:  # one extra line, before whatever start each drew: one command
