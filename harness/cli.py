@@ -110,6 +110,8 @@ def _parser(epilog: str | None = None) -> argparse.ArgumentParser:
                       help="CSV student,submitted: each submission's time (ISO 8601 with its time zone)")
     late.add_argument("--extensions", type=arguments.path, metavar="FILE",
                       help="CSV student,deadline or student,days: a student's own deadline or days added")
+    late.add_argument("--no-late", action="store_true",
+                      help="grade without a late policy (the one kept with the reports is otherwise applied again)")
 
     p = sub.add_parser("check", help="a student's self-check on the public cases", epilog=epilog)
     p.add_argument("game")
@@ -416,28 +418,37 @@ def cmd_new(args, settings: config.Settings) -> int:
 
 
 def cmd_grade(args, settings: config.Settings) -> int:
-    from harness.classes import batch, lateness  # the class machinery (reports, class page) loads only where it is used
+    from harness.classes import batch, late_policy, lateness  # the class machinery loads only where it is used
     spec, milestone = _game(args.game, settings)
     spec = _budgeted(spec, args)
     batch.require_some(args.submissions)
-    late = lateness.settings(spec.late_rule(milestone), args.deadline, args.late_penalty, args.late_cap, args.grace,
-                             args.times, args.extensions)
+    asked = any(value is not None for value in (args.deadline, args.late_penalty, args.late_cap, args.grace,
+                                                 args.times, args.extensions))
+    late = None if args.no_late else lateness.settings(spec.late_rule(milestone), args.deadline, args.late_penalty,
+                                                       args.late_cap, args.grace, args.times, args.extensions)
+    choice = late_policy.chosen(late, asked, args.output, args.no_late)  # the policy kept with the reports
+    late = choice.settings
     found = _load_cases(spec, milestone, args.select)
     detail = progress.QUIET if args.quiet else progress.VERBOSE if args.verbose else progress.NORMAL
     similar = _similarity(args)
-    if not args.cluster:
-        sandbox.require(args.no_sandbox, settings.sandbox)
-        return batch.grade_class(spec, milestone, found, args.submissions,
-                                 batch.Options(args.output, detail, args.color, args.force, late=late,
-                                               similarity=similar, settings=settings))
-    from harness.classes import cluster  # each worker checks its own sandbox: a submission's verdict says when it has none
-    pool = cluster.connect(args.cluster, args.no_sandbox or settings.sandbox == "off", settings)
+    if choice.said:
+        print(choice.said)
     try:
-        return batch.grade_class(spec, milestone, found, args.submissions,
-                                 batch.Options(args.output, detail, args.color, args.force, pool, late, similar,
-                                               settings))
+        if not args.cluster:
+            sandbox.require(args.no_sandbox, settings.sandbox)
+            return batch.grade_class(spec, milestone, found, args.submissions,
+                                     batch.Options(args.output, detail, args.color, args.force, late=late,
+                                                   similarity=similar, settings=settings))
+        from harness.classes import cluster  # each worker checks its own sandbox: a submission's verdict says when it has none
+        pool = cluster.connect(args.cluster, args.no_sandbox or settings.sandbox == "off", settings)
+        try:
+            return batch.grade_class(spec, milestone, found, args.submissions,
+                                     batch.Options(args.output, detail, args.color, args.force, pool, late, similar,
+                                                   settings))
+        finally:
+            pool.close()
     finally:
-        pool.close()
+        late_policy.keep(late, args.output, args.no_late)
 
 
 def _similarity(args) -> float | None:

@@ -333,13 +333,15 @@ def _class_files(spec, milestone, entries: list[classroom.Entry], done: list[Don
     if regraded:
         again.changes.sort(key=lambda change: order.get(change.name, len(order)))
         regrade.write_delta(again.changes, out / "delta.csv")
-    reports = [summary.Report(d.result, d.report.relative_to(out).as_posix(), d.reused, d.entry.original, _late_line(d))
+    reports = [summary.Report(d.result, d.report.relative_to(out).as_posix(), d.reused, d.entry.original, _late_line(d),
+                              d.entry.late.final(d.result.percent)
+                              if d.entry.late is not None and d.result.published else None)
                for d in done]
     similar = None if threshold is None else similarity.step(spec, entries, out, threshold,
                                                              {d.entry.name: d.report.relative_to(out).as_posix() for d in done})
     page = summary.write(spec, milestone, reports, [e.name for e in left], out / "index.html", in_class_order,
                          summary.Since(again.changes, history.pending(out), again.entry.folder.name)
-                         if regraded else None, suspects.find(spec.game, [(r.result, r.link) for r in reports]),
+                         if regraded else None, suspects.find(spec.game, [(r.result, r.link) for r in reports], spec),
                          similar if similar is not None and similar.page is not None else None)
     counts: dict[str, int] = {}
     for item in done:

@@ -56,7 +56,7 @@ FOLDER, FILE, ARCHIVE, MISSING = Layout.FOLDER, Layout.FILE, Layout.ARCHIVE, Lay
 CANVAS, MOODLE, BLACKBOARD = Layout.CANVAS, Layout.MOODLE, Layout.BLACKBOARD
 SOURCE_SUFFIXES = (".java", ".py", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh")
 # Names a report folder may not take: the class-level files beside the reports.
-RESERVED_NAMES = frozenset({"gradebook.csv", "index.html", "similarity.html", "summary.json"})
+RESERVED_NAMES = frozenset({"gradebook.csv", "index.html", "similarity.html", "summary.json", "late-policy.json"})
 NAME_CHARS = 80
 SEARCH_DEPTH = 8  # how deep a child is searched for the spec's files when telling a class from a project
 SEARCH_ENTRIES = 2000

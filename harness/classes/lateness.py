@@ -289,7 +289,7 @@ def attach(settings: Settings | None, entries: list[classroom.Entry]) -> list[st
     submission. Runs before grouped files are staged (their times are read from the export)."""
     if settings is None:
         return []
-    used_times, used_extensions = set(), set()
+    used_times, used_extensions, by_files = set(), set(), []
     for entry in entries:
         names = names_of(entry)
         time_key = next((n for n in names if n in settings.times), None)
@@ -298,7 +298,14 @@ def attach(settings: Settings | None, entries: list[classroom.Entry]) -> list[st
         used_extensions.add(extension_key)
         entry.late = assess(settings.policy, submitted(entry, settings, time_key),
                             settings.extensions.get(extension_key))
+        if settings.times_file is not None and entry.late.submitted.source == FILE_TIMES:
+            by_files.append(entry.name)
     notes = []
+    if by_files:  # a times CSV was given, and it leaves these to their files' times: said once
+        notes.append(f"{settings.times_file}: no row for {len(by_files)} submission{'s' if len(by_files) != 1 else ''} "
+                     f"({', '.join(by_files[:10])}{' and more' if len(by_files) > 10 else ''}): "
+                     f"{'their times are' if len(by_files) != 1 else 'its time is'} the newest modification time of "
+                     "the files; add a row (student,submitted) for each to give the time handed in")
     for path, rows, used in ((settings.times_file, settings.times, used_times),
                              (settings.extensions_file, settings.extensions, used_extensions)):
         unmatched = [name for name in rows if name not in used]

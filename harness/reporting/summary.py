@@ -1,6 +1,8 @@
 """The class page `index.html` beside the gradebook: how the class did, what went wrong most
 often, and a link to every report.
 
+Where a deadline is set, the score shown (the list, the mean, the histogram) is the final,
+late-adjusted one, the raw one beside it: the page says what the gradebook's final columns say.
 A score histogram and each rubric item's spread as inline SVG (no network, no script), each
 case's pass rate, failures grouped by the first line where a program's output differs from
 the expected (case + that expected/actual pair) with one representative side-by-side view and
@@ -36,6 +38,7 @@ class Report:
     reused: bool = False
     original: str = ""  # its name in the class folder, when the report's name is not that
     late: str = ""  # how it stands against the deadline, on one line (when a deadline is set)
+    final: float | None = None  # the late-adjusted percent, when a deadline is set and a score is published
 
 
 @dataclass
@@ -53,6 +56,18 @@ class Row:
     original: str = ""  # the name in the class folder, shown when the report's name differs
     note: str = ""  # the handout's language not used
     late: str = ""  # how it stands against the deadline (docs/late-work.md)
+    final: float | None = None  # the late-adjusted percent (None: no deadline, or no score)
+
+    @property
+    def score(self) -> float:
+        """The score the class page shows where a score is: the final one when a deadline is set
+        (a late penalty taken off), else the raw one."""
+        return self.percent if self.final is None else self.final
+
+    @property
+    def adjusted(self) -> bool:
+        """A late penalty moved this score: the raw one is shown beside it."""
+        return self.final is not None and abs(self.final - self.percent) >= EPSILON
 
 
 @dataclass
@@ -171,10 +186,11 @@ def _shown(text: str | None, limit: int = LINE_CHARS) -> str | None:
     return None if text is None else visible(cap(text, limit))
 
 
-def _histogram(results: list[SubmissionResult]) -> list[Bin]:
+def _histogram(rows: list[Row]) -> list[Bin]:
+    """The scores as the page shows them (late-adjusted where a deadline is set)."""
     bins = [Bin(i * 100 // BINS, (i + 1) * 100 // BINS, 0, 0) for i in range(BINS)]
-    for result in results:
-        index = min(int(result.percent * BINS // 100), BINS - 1)
+    for result in rows:
+        index = min(int(result.score * BINS // 100), BINS - 1)
         if result.status == Verdict.GRADED:
             bins[index].graded += 1
         else:
@@ -268,9 +284,9 @@ def summarise(reports: list[Report], not_graded: list[str], title: str, mileston
     rows = [Row(r.result.name, r.link, r.result.status, r.result.percent, r.result.earned, r.result.possible,
                 r.result.passed, r.result.total, _reason(r.result), r.reused,
                 visible(r.original) if r.original and r.original != r.result.name else "",
-                visible("; ".join(r.result.off_language)), visible(r.late)) for r in reports]
+                visible("; ".join(r.result.off_language)), visible(r.late), r.final) for r in reports]
     problems = [Problem(row.name, row.link, row.status, row.reason) for row in rows if row.status != Verdict.GRADED]
-    return ClassPage(title, milestone, rows, list(not_graded), _histogram(results), _items(results), _cases(results),
+    return ClassPage(title, milestone, rows, list(not_graded), _histogram(rows), _items(results), _cases(results),
                      _groups(reports), problems, order,
                      list(suspects), since)
 
