@@ -466,6 +466,10 @@ def cmd_check(args, settings: config.Settings) -> int:
         from harness.serve import client
         folder = selfcheck.report_folder(args.output, args.submission, args.game.split(":")[0])
         return client.check(args.game, args.submission, args.server, args.token, folder.parent)
+    if not specs.games(settings.root):  # a lean install: the checks are the service's, or the course's specs
+        raise InputError(f"harness check {args.game} runs the course's checks, and this install has none: give "
+                         "--server URL --token TOKEN (the self-check service's address and your token, from your "
+                         "instructor), or point HARNESS_ROOT at the course's project folder (its specs/ and cases/)")
     spec, milestone = _game(args.game, settings)
     spec = _budgeted(spec, args)
     folder = selfcheck.report_folder(args.output, args.submission, spec.game)
@@ -474,7 +478,7 @@ def cmd_check(args, settings: config.Settings) -> int:
     result = _grade_one(spec, milestone, found, args.submission, settings)
     if not sandbox.available(settings.sandbox) and any(not case.unbuilt for case in result.cases):  # only when a program ran
         print("note: bubblewrap is not installed, so your program ran without the sandbox", file=sys.stderr)
-    terminal.render(result, colour=progress.style(progress.NORMAL, "auto").colour)  # NO_COLOR respected
+    terminal.render(result, colour=progress.style(progress.NORMAL, "auto").colour, public=True)  # NO_COLOR respected
     terminal.explain_failures(result)
     for line in selfcheck.notes(hidden):
         print(f"  {line}")

@@ -27,7 +27,9 @@ def _safe(text: str, limit: int = REASON_CHARS) -> str:
     return visible(cap(text, limit))
 
 
-def render(result: SubmissionResult, stream=None, colour: bool | None = None) -> None:
+def render(result: SubmissionResult, stream=None, colour: bool | None = None, public: bool = False) -> None:
+    """The result in the shell. `public`: a self-check's result of the public cases alone, whose
+    total is the public part, never shown as a grade (no pass colour: the hidden cases count too)."""
     stream = stream or sys.stdout
     on = stream.isatty() if colour is None else colour
     say = lambda text="": print(text, file=stream)  # noqa: E731
@@ -82,6 +84,11 @@ def render(result: SubmissionResult, stream=None, colour: bool | None = None) ->
     if not result.published:
         say(paint(f"  {result.passed}/{result.total} cases passed — no score: the harness failed on a case, "
                    "so this submission must be regraded", "failed", on))
+        return
+    if public:
+        say(paint(f"  {result.passed}/{result.total} cases passed — the public part: "
+                  f"{result.earned:.1f}/{result.possible:g} = {result.percent:.1f} % on the public cases (not your "
+                  "grade: the hidden cases count too)", "bold", on))
         return
     say(paint(f"  {result.passed}/{result.total} cases passed — score {result.earned:.1f}/{result.possible:g} "
                f"= {result.percent:.1f} %", colour_name, on))
