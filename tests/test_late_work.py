@@ -307,7 +307,8 @@ def test_a_class_with_a_deadline_has_each_rows_time_deadline_and_penalty(tmp_pat
         assert shown["daveb_111"]["text"].startswith(lateness.FLAGGED)
         assert "extension of 2 days" in shown["bob"]["text"]
 
-    again = harness_cli("grade", "tally", room, "-o", out, env={"HARNESS_ROOT": str(FIXTURE)})  # no deadline
+    again = harness_cli("grade", "tally", room, "-o", out, "--no-late",  # no deadline: said, not left off
+                        env={"HARNESS_ROOT": str(FIXTURE)})
     assert again.returncode == 1, again.stdout + again.stderr
     header, rows = _rows(out)
     assert not set(exports.LATE_COLUMNS) & set(header)
