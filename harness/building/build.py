@@ -355,8 +355,10 @@ def _step(command: list[str], values: dict, result: Build, compiler) -> tuple[su
         if reply.status is None:
             raise subprocess.TimeoutExpired(command, BUILD_SECONDS)
         return subprocess.CompletedProcess(command, reply.status, reply.output.encode()), True
+    # without bubblewrap the compiler is the run's unprivileged uid (as the program is): a
+    # source's `#include "/path"` is read with no more rights than the program has
     confined = sandbox.wrap(command, writable=[values["src"]], readable=[], hidden=result.hidden, cwd=values["src"]) \
-        if result.sandboxed else command
+        if result.sandboxed else sandbox.unprivileged(command, [values["src"]], [], result.sandbox_setting)
     return run_step(confined, cwd=values["src"], env=child_env(values["src"]), timeout=BUILD_SECONDS), False
 
 
