@@ -9,6 +9,8 @@ the project are edited: one where the end case is handed its seed (`seed_args`),
 replay is the same game as the case (a program that draws its own start is never replayed), and
 one with a copy of the end case filed under `add`. Every expected number follows from the fixture's spec (weights) and cases (points).
 """
+import dataclasses
+
 import pytest
 
 from harness.judging import charging
@@ -209,3 +211,13 @@ def test_a_charged_case_passes_where_it_is_filed_only_if_its_own_turns_matched(l
     assert not comparison.passed
     found = charging.charge(spec.owners, "add", comparison, EXPECTED, waiting, lambda v: actual, waiting, whole)
     assert (found.item, found.turn, found.own_passed) == ("illegal", 2, own_passed)
+
+
+def test_only_refused_lines_are_left_out_of_a_replay():
+    """The fixture's `illegal` rule marks its refusals `refused: true`; a move (here `add`'s own, no
+    rule) or a rule without the mark never is: a game without a line that changes it is another."""
+    spec, _, _ = _tally_views()
+    (drop,) = charging.drops(spec.owners, "end", EXPECTED, 5)
+    assert (drop.item, drop.inputs, drop.turn) == ("illegal", (1, 3), 2)
+    unmarked = tuple(dataclasses.replace(rule, refused=False) for rule in spec.owners)
+    assert charging.drops(unmarked, "end", EXPECTED, 5) == []

@@ -157,14 +157,16 @@ class Drop:
 def drops(rules: tuple, blamed: str, expected_events: Transcript, divergence_turn: int,
           limit: int = MAX_REPLAYS) -> list[Drop]:
     """The replays worth making for a case that first differed at `divergence_turn`, charged (so
-    far) to `blamed`: for each other item owning inputs typed before that turn, those inputs left
-    out; the items whose first input comes earliest first, at most `limit`."""
+    far) to `blamed`: for each other item owning refused inputs (its rule says `refused`) typed
+    before that turn, those inputs left out; the earliest first, at most `limit`. A line that
+    changes the game (a move, a method's call) is never left out: the game without it is another
+    one, even where the reference's later answers happen to read the same."""
     exp_turns, exp_inputs = views.split_turns(expected_events)
     found: dict[str, list[int]] = {}
     whats: dict[str, str] = {}
     for turn in range(1, min(divergence_turn, len(exp_turns))):
         rule = _owner(rules, turn, exp_turns, exp_inputs)
-        if rule is None or rule.item == blamed:
+        if rule is None or rule.item == blamed or not rule.refused:  # only a refusal changes nothing
             continue
         found.setdefault(rule.item, []).append(turn - 1)
         whats.setdefault(rule.item, rule.what)

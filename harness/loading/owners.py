@@ -3,7 +3,9 @@
 A case is filed under one item, but its turns exercise several behaviours (a board case types
 an illegal try; a method's case observes through another method). `owners:` in spec.yaml names
 those turns by what is typed before them or what the reference prints in them, so that a
-difference there is charged to the item whose behaviour it is (harness/judging/charging.py).
+difference there is charged to the item whose behaviour it is (harness/judging/charging.py);
+a rule marked `refused` names lines the reference refuses, which a replay may leave out to test
+whether they caused a later difference.
 """
 from dataclasses import dataclass
 
@@ -22,6 +24,7 @@ class OwnerRule:
     typed: object = None  # an RE2 pattern, or None
     shows: object = None  # an RE2 pattern, or None
     turn: str | None = None  # "first" | "last" | None
+    refused: bool = False  # the reference refuses the line typed before such a turn: a replay may leave it out
 
     def owns(self, index: int, turns: int, typed: str | None, expected: str | None) -> bool:
         if self.turn == "first" and index != 0 or self.turn == "last" and index != turns - 1:
@@ -48,7 +51,8 @@ def parse(doc: yamlfile.Document, items: list[str]) -> tuple[OwnerRule, ...]:
             except policies.PatternError as problem:
                 raise InputError(f"owners[{index}].{key} is not a pattern RE2 can run: {problem}; write it in RE2's "
                                  "syntax", doc.path, doc.line_of([*where, key])) from None
-        rules.append(OwnerRule(data["item"], data["what"], compiled.get("typed"), compiled.get("shows"), data.get("turn")))
+        rules.append(OwnerRule(data["item"], data["what"], compiled.get("typed"), compiled.get("shows"), data.get("turn"),
+                               bool(data.get("refused", False))))
     return tuple(rules)
 
 
