@@ -295,8 +295,9 @@ def test_control_characters_are_kept_but_shown_harmlessly(tmp_path, token):
     submission = python_attack(tmp_path / "control", "control.py", token)
     result = grade("silver-dollar", submission)
     for case in result.cases:
-        raw = output(case)
-        assert "\x1b[2J" in raw  # the transcript keeps the program's bytes
+        raw = "".join(event.get("out", "") for event in case.printed or [])
+        assert "\x1b[2J" in raw  # the result keeps the program's bytes beside the terminal's reading
+        assert "\x1b" not in output(case) and "\x07" not in output(case)  # read as the terminal shows it
         shown = visible(raw)
         assert not any(c in shown for c in "\x1b\x00\x07\x7f\x9b\u202e\u2066\ufeff")
         assert "\u241b[2J" in shown and "\u27e8U+202E\u27e9" in shown
