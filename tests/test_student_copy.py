@@ -154,7 +154,7 @@ def test_the_student_s_copy_is_scored_on_the_public_cases_alone(project, graded,
     failing = {c.name for c in public if fails(spec, c)}
     percent = expected_percent(spec, public, failing, CHARGED.get(sample))
     text = (out / sample / "report-student.html").read_text(encoding="utf-8")
-    assert f"= {percent:.1f} %</strong>" in text
+    assert f"= {percent:.1f} % on the public cases</strong> (not the grade" in text  # never shown as the grade
     assert f"{len(public) - len(failing)} of {len(public)} cases passed" in text
     # the instructor's report is scored on every case
     whole = json.loads((out / sample / "result.json").read_text(encoding="utf-8"))
