@@ -118,3 +118,15 @@ def test_hostile_lines_are_bounded():
     flood = ["x" * 100_000] * 10 + framed(KNOWN)
     assert drawing.learn(KNOWN, flood)  # the long lines are skipped, the board found
     assert drawing.learn(KNOWN, ["."] * (drawing.MOST_LINES + 10) + framed(KNOWN)).problem
+
+
+def test_a_bare_drawing_after_a_blank_line_is_read_from_its_first_row():
+    """Rows with no label or frame: the blank line before the board is no row of it (no cell of
+    this drawing is ever blank), so the board read is the one printed, not an unreadable one."""
+    def bare(grid) -> list[str]:
+        return ["".join({"e": ".", "p": "@", "q": "O"}[value] for value in row) for row in grid]
+
+    learned = drawing.learn(KNOWN, bare(KNOWN))
+    assert learned and not learned.problem
+    found = drawing.boards(learned, ["", "White's turn"] + [""] + bare(LATER) + ["", "Row? "])
+    assert [(board.start, board.grid) for board in found] == [(3, LATER)]

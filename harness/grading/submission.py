@@ -411,14 +411,15 @@ def run_case(spec: Spec, case: Case, build: builder.Build, budget: Budget | None
 
 
 STORED_CHARS = 8000  # of one output event or turn kept in a result (the comparison saw it all)
+PRINTED_CHARS = 2000  # of one output event as printed, kept where the terminal's reading differs
 REASON_CHARS = 2000
 
 
 def _bounded(result: CaseResult) -> CaseResult:
     """A flood of output stays out of the reports: first and last part kept, the cut marked."""
     result.actual = [{"out": cap(e["out"], STORED_CHARS)} if "out" in e else e for e in result.actual]
-    if result.printed is not None:
-        result.printed = [{"out": cap(e["out"], STORED_CHARS)} if "out" in e else e for e in result.printed]
+    if result.printed is not None:  # the bytes beside the reading: a shorter excerpt is enough
+        result.printed = [{"out": cap(e["out"], PRINTED_CHARS)} if "out" in e else e for e in result.printed]
     for turn in result.turns:
         turn.actual = cap(turn.actual, STORED_CHARS) if turn.actual is not None else None
         turn.read = cap(turn.read, STORED_CHARS) if turn.read is not None else None

@@ -178,6 +178,8 @@ def _read_at(drawing: Drawing, lines: Sequence[str], start: int) -> tuple[Grid |
         line = lines[start + i * gap].rstrip("\r")
         if len(line) > LONGEST_LINE or _blank(line, drawing.columns) != skeleton:
             return None
+        if not line.strip() and drawing.value(" ") is None:
+            return None  # a blank line is a row only of a drawing whose cells may all be blank
         if i and tuple(line.rstrip(" ") for line in lines[start + (i - 1) * gap + 1:start + i * gap]) != drawing.between:
             return None
         padded = line.ljust(drawing.columns[-1] + 1)
