@@ -127,7 +127,7 @@ def choose_language(sub: Submission, target: Target) -> tuple[Language, dict[str
     ranked = []
     for order, lang in enumerate(target.languages.values()):
         choices = {name: intake.choose(sub.files, name) for name in lang.files + lang.optional}
-        for name in lang.files:  # a lone source under another name (judy.java holding class Reversi)
+        for name in lang.files:  # a lone source under another name (judy.java holding the handout's class)
             if choices[name].path is None:
                 taken = {path for choice in choices.values() for path in [choice.path, *choice.ignored] if path}
                 choices[name] = intake.renamed(sub, name, taken) or choices[name]

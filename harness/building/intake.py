@@ -11,7 +11,7 @@ A student archive's member name only places it inside its own submission's folde
 or read: a date in an archive is whatever the student's tool wrote, so each member is written as
 a new file (its time is the unpacking's) and nothing downstream can take it for a submission time.
 
-A lone source under another name (`judy.java`, Canvas's resubmitted `Reversi-1.java`) is taken
+A lone source under another name (`judy.java`, an LMS's resubmitted `Main-1.java`) is taken
 under the handout's name when what it holds says it is the handout's program: its public class
 is the handout's (Java, where javac requires the file's name to be the class's), or, for other
 languages, it is the submission's only source of the language and holds the program's `main`.
