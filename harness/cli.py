@@ -25,6 +25,7 @@ from harness.errors import InputError
 from harness.running.inputs import TerminalInputs
 from harness.reporting import selfcheck, terminal
 from harness.results import Visibility
+from harness import safe_text
 
 def _parser(epilog: str | None = None) -> argparse.ArgumentParser:
     """The command line; `epilog` lists the games (default: those of the checkout)."""
@@ -122,6 +123,11 @@ def _parser(epilog: str | None = None) -> argparse.ArgumentParser:
     _budget_option(p)
     p.add_argument("--server", metavar="URL", help="check on the class's self-check service (`harness serve`) instead")
     p.add_argument("--token", help="your token for --server")
+    p.add_argument("--counterexample", action="store_true",
+                   help="also search for a game of your own where your program and the handout part ways, shrunk "
+                        "to its shortest (needs the reference: the course's project folder)")
+    p.add_argument("--replay", metavar="GAME_JSON",
+                   help="play one game --counterexample printed to your program and judge it, instead of the cases")
 
     p = sub.add_parser("serve", help="a self-check service for a class, hidden cases kept",
                        epilog=epilog)
@@ -463,6 +469,9 @@ def cmd_check(args, settings: config.Settings) -> int:
     if args.server or args.token:
         if not (args.server and args.token):
             raise InputError("--server and --token go together: the service's URL and your token")
+        if args.counterexample or args.replay is not None:
+            raise InputError("--counterexample and --replay need the reference, which the service keeps: run them "
+                             "in the course's project folder, without --server")
         from harness.serve import client
         folder = selfcheck.report_folder(args.output, args.submission, args.game.split(":")[0])
         return client.check(args.game, args.submission, args.server, args.token, folder.parent)
@@ -472,6 +481,8 @@ def cmd_check(args, settings: config.Settings) -> int:
                          "instructor), or point HARNESS_ROOT at the course's project folder (its specs/ and cases/)")
     spec, milestone = _game(args.game, settings)
     spec = _budgeted(spec, args)
+    if args.replay is not None:
+        return _replay(spec, milestone, args, settings)
     folder = selfcheck.report_folder(args.output, args.submission, spec.game)
     found = _load_cases(spec, milestone, public_only=True)
     hidden = sum(case.visibility == Visibility.HIDDEN for case in caseload.load_all(spec, milestone))
@@ -488,8 +499,48 @@ def cmd_check(args, settings: config.Settings) -> int:
     except OSError as problem:
         raise InputError(f"cannot write the report in {folder} ({problem.strerror or problem}); "
                          "choose another folder with -o") from None
+    if args.counterexample:
+        _own_game(spec, milestone, args, result, paths["html"], selfcheck.notes(hidden), settings)
     print(f"  full report: {paths['html']}")
     return 0 if result.all_passed else 1
+
+
+def _own_game(spec, milestone, args, result, page: Path, notes: list[str], settings: config.Settings) -> None:
+    """`check --counterexample`: the search, its game printed and put in the report's failing case."""
+    from harness.counterexample import make, show
+    from harness.reporting import html
+    failing = tuple(case.name for case in result.cases if not case.passed and not case.unbuilt)
+    print("  searching for a game of your own where your program and the handout part ways ...", flush=True)
+    found = make.counterexample(spec, caseload.load_all(spec, milestone), args.submission, str(args.submission),
+                                failing, settings)
+    if found is None:
+        print("  no game of your own found where your program and the handout part ways (the search is bounded: "
+              "this is not a proof that there is none)")
+        return
+    for line in show.lines(found):
+        print(f"  {line}")
+    from harness.reporting import student
+    page.write_text(safe_text.writable(html.render(result, notes, student_copy=student.STUDENT_COPY,
+                                                   own_game=found.to_dict())), encoding="utf-8")
+
+
+def _replay(spec, milestone, args, settings: config.Settings) -> int:
+    """`check --replay`: one game played to the program and judged; 1 when it still differs."""
+    from harness.counterexample import make, replay, show
+    context, lines = replay.decode(args.replay, spec, milestone)
+    if not args.submission.exists():
+        raise InputError(f"no such file or folder: {args.submission}")
+    judged = make.replayed(spec, args.submission, context, lines, settings)
+    if judged is None:
+        print("your program does not build: run harness check without --replay to see why")
+        return 1
+    if not judged.differs:
+        print(f"your program and the handout agree on this game ({len(lines)} typed line{'s' if len(lines) != 1 else ''})")
+        return 0
+    print(f"your program and the handout still part ways, at turn {judged.turn}:")
+    for line in show.side_by_side(judged.expected, judged.actual):
+        print(f"  {line}")
+    return 1
 
 
 def cmd_serve(args, settings: config.Settings) -> int:

@@ -8,7 +8,7 @@ from pathlib import Path
 from tests.helpers import ROOT
 
 # The stages, earliest first: the shared vocabulary at the top, the pipeline, then the front doors.
-ORDER = ["top", "loading", "running", "building", "judging", "starts", "grading", "reporting", "classes",
+ORDER = ["top", "loading", "running", "building", "judging", "starts", "grading", "counterexample", "reporting", "classes",
          "platforms", "serve", "suite", "plugin", "cli"]
 FRONT_MODULES = {"cli", "entry", "__main__", "arguments"}  # harness/*.py that are the command line
 

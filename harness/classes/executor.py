@@ -42,12 +42,13 @@ class Stopped(Exception):
 class StoppableGrader(grading.Grader):
     """The shared pool of case workers, which starts no new worker once the grading stops, and
     runs a batch of cases only through the machine's gate (`gate.Gate`): the public cases of
-    any submission never while hidden ones of any submission run, nor the other way round."""
+    any submission never while hidden ones of any submission run, nor the other way round, in
+    this process or in any other harness process sharing the gate's folder."""
 
     def __init__(self, stop: threading.Event, jobs: int | None = None, settings: config.Settings = config.DEFAULTS):
+        self.gate = gate.Gate(gate.machine_lock(settings))  # the machine's: other harness processes too
         super().__init__(jobs, settings=settings)
         self._stop = stop
-        self.gate = gate.Gate()
 
     def _workers(self, *args, **kwargs):
         if self._stop.is_set():

@@ -30,6 +30,7 @@ class Settings:
     sandbox: str  # HARNESS_SANDBOX: "auto" (bubblewrap when installed) or "off"
     jobs: int | None  # HARNESS_JOBS: parallel case workers (None: one per core plus one)
     no_cds: bool  # HARNESS_NO_CDS: do not make or use a JVM class-data archive
+    gate_dir: Path | None = None  # HARNESS_GATE_DIR: the machine's gate (None: the user's cache)
 
 
 DEFAULTS = Settings(root=None, sandbox="auto", jobs=None, no_cds=False)
@@ -39,7 +40,18 @@ def load(environ=None) -> Settings:
     """The settings from `environ` (default: this process's environment)."""
     env = os.environ if environ is None else environ
     return Settings(root=_root(env.get("HARNESS_ROOT", "")), sandbox=_sandbox(env.get("HARNESS_SANDBOX", "")),
-                    jobs=_jobs(env.get("HARNESS_JOBS", "")), no_cds=_flag("HARNESS_NO_CDS", env.get("HARNESS_NO_CDS", "")))
+                    jobs=_jobs(env.get("HARNESS_JOBS", "")), no_cds=_flag("HARNESS_NO_CDS", env.get("HARNESS_NO_CDS", "")),
+                    gate_dir=_gate_dir(env.get("HARNESS_GATE_DIR", "")))
+
+
+def _gate_dir(value: str) -> Path | None:
+    """The folder of the machine's gate (classes/gate.py checks who may write it when it opens it)."""
+    if not value.strip():
+        return None
+    if not os.path.isabs(os.path.expanduser(value)):
+        raise InputError(f"HARNESS_GATE_DIR={value!r} is not an absolute path; give the folder every harness "
+                         "process of this machine shares (such as /var/lib/game-harness/gate), or unset it")
+    return Path(value).expanduser()
 
 
 def _root(value: str) -> Path | None:

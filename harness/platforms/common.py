@@ -14,8 +14,10 @@ def grade_folder(game: str, folder: Path, *, select: str | None, allow_unconfine
     """(spec, result) of grading `folder` as a submission named `name`; `missing` is the fix
     told when the folder is not there; `budget` caps the submission's time (a platform's timeout);
     `settings`: the command's HARNESS_* settings."""
+    import threading
+
     from harness.building import reference
-    from harness.grading import submission as grading
+    from harness.classes import executor
     from harness.loading import cases as caseload
     from harness.loading import spec as specs
     from harness.running import sandbox
@@ -31,5 +33,6 @@ def grade_folder(game: str, folder: Path, *, select: str | None, allow_unconfine
     sandbox.require(allow_unconfined, settings.sandbox)
     if not folder.is_dir():
         raise InputError(f"no {name} folder {folder}; {missing}")
-    with grading.Grader(settings=settings) as grader:
+    # through the machine's gate, as any grading on a machine another harness process may share
+    with executor.StoppableGrader(threading.Event(), settings=settings) as grader:
         return spec, grader.grade(spec, milestone, found, folder, name=name)

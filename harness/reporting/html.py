@@ -80,12 +80,16 @@ def _environment() -> Environment:
     return env
 
 
-def render(result: SubmissionResult, notes: list[str] = (), student=None, student_copy: str | None = None) -> str:
+def render(result: SubmissionResult, notes: list[str] = (), student=None, student_copy: str | None = None,
+           own_game: dict | None = None) -> str:
     """The report page. `student` (a reporting.student.Hidden) makes it a student's copy: a
     result of public cases only, with the count and points of the hidden ones on top;
-    `student_copy` is the file name of that copy, beside this report, for the instructor's."""
+    `student_copy` is the file name of that copy, beside this report, for the instructor's;
+    `own_game`: a counterexample (`Counterexample.to_dict()`), its panel in the failing case it
+    was judged as (at the top when the report does not show that case)."""
     explained = scoring.explain(result)
     return _environment().get_template("report.html.j2").render(
         r=result, fold=FOLD_LINES, marks=MARKS, notes=list(notes), student=student, student_copy=student_copy,
+        own_game=own_game, own_game_case=own_game and own_game.get("case") in {c.name for c in result.cases},
         hidden=sum(1 for case in result.cases if case.visibility == Visibility.HIDDEN), hidden_mark=HIDDEN,
         worth=lambda case: explained.worth(case).text(), account=lambda item: explained.account(item).text())

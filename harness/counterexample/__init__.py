@@ -1,0 +1,1 @@
+"""A student's own counterexample: a fresh, short game where their program and the reference part ways."""
