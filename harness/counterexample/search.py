@@ -78,11 +78,12 @@ def _edited(rng: random.Random, lines: list[str], menu: tuple[str, ...]) -> tupl
 
 
 def drawn_games(rng: random.Random, spaces: list[Context], cases: list[Case], menus_of: dict[str, tuple],
-                count: int):
-    """`count` seeded games, each (context, lines): the primary context half of the time."""
+                count: int, primary: int = 1):
+    """`count` seeded games, each (context, lines): one of the first `primary` contexts (the
+    failing cases') three times in four."""
     public = [c for c in cases if c.visibility == Visibility.PUBLIC]
     for _ in range(count):
-        context = spaces[0] if rng.random() < 0.5 else rng.choice(spaces)
+        context = rng.choice(spaces[:max(1, primary)]) if rng.random() < 0.75 else rng.choice(spaces)
         menu = menus_of[context.target]
         bases = [menus.listed(c) for c in public if c.target == context.target and c.milestone == context.milestone]
         if bases and rng.random() < 0.5:
@@ -124,7 +125,8 @@ def find(spec: Spec, cases: list[Case], build: builder.Build, submission: Path, 
             best = _exhaustive(games, spaces[0], menus_of[spaces[0].target], allowed)
             if best is not None:
                 yield spaces[0], best
-        for context, lines in drawn_games(rng, spaces, cases, menus_of, options.search):
+        primary = sum(1 for c in spaces if c.case in failing)
+        for context, lines in drawn_games(rng, spaces, cases, menus_of, options.search, primary):
             if (context, lines) not in tried and allowed(lines):
                 tried.add((context, lines))
                 yield context, games.trial(context, lines)

@@ -54,4 +54,5 @@ def lines(found: Counterexample) -> list[str]:
     if found.partly_shrunk:
         out.append("  (partly shrunk: a shorter game may differ too; the shrinking stopped at its limit of runs)")
     out.append(f"  replay it: {found.replay}")
+    out.append(f"  (found and shrunk in {found.runs} runs of your program, {found.seconds:.1f} s)")
     return out

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from harness.building import build as builder
 from harness.counterexample.game import Context, Trial
-from harness.grading import submission
+from harness.grading import shown_paths, submission
 from harness.loading.cases import Case
 from harness.loading.spec import Spec
 from harness.outcome import Kind
@@ -80,7 +80,8 @@ def judge(inputs: tuple[str, ...], result) -> Trial:
             return Trial(inputs, False, reason=result.reason)
         index = len(result.turns) - 1
     turn = result.turns[index]
-    return Trial(inputs, True, turn.index, turn.expected, turn.actual,
+    shown = (lambda text: None if text is None else shown_paths.text(text))  # noqa: E731  the harness's folders as <build>
+    return Trial(inputs, True, turn.index, shown(turn.expected), shown(turn.actual),
                  result.expected_end.describe() if result.expected_end else "",
                  result.actual_end.describe() if result.actual_end else "",
-                 result.starts[-1] if result.starts else None, result.reason)
+                 result.starts[-1] if result.starts else None, shown(result.reason))
