@@ -41,7 +41,7 @@ def test_the_first_divergent_turn_and_line_are_named():
     actual = [*EXPECTED[:2], {"out": "Not a legal move\nRow? "}, *EXPECTED[3:]]
     result = run(actual, ["whitespace"])
     assert result.first_divergence == 1
-    assert "turn 1 (after typing '4'), line 1" in result.difference
+    assert "after your 1st input ('4'), line 1" in result.difference
     assert ("expected 'Not a legal move!', your program printed 'Not a legal move' (your line lacks '!' at column 17)"
             in result.difference)
     assert result.hint is None
@@ -87,8 +87,8 @@ def test_a_last_turn_case_also_names_where_the_transcripts_first_differ():
     wrong_both = [*EXPECTED[:2], {"out": "nope\nRow? "}, *EXPECTED[3:4], {"out": "Done\n"}]
     result = run(wrong_both, ["default", {"turns": "last"}])
     assert not result.passed
-    assert result.difference.startswith("turn 2")
-    assert "your program's output first differs from the expected at turn 1 (after typing '4')" in result.difference
+    assert result.difference.startswith("at the end of the game (after your 2nd input)")
+    assert "your program's output first differs from the expected after your 1st input ('4')" in result.difference
 
 
 def test_from_scores_the_last_turn_from_a_marker():
@@ -217,7 +217,7 @@ def test_a_long_line_unlike_the_expected_one_is_described_by_its_first_differing
     actual = [{"out": "x" + " " * 50_000 + "z" + "w" * 5000 + "\n"}]
     result = compare.compare_within(expected, End.exited(0), actual, End.exited(0),
                                     compare.View(policies.policy("exact")), seconds=1.0)
-    assert "turn 0, line 1: expected 'x " in result.difference
+    assert "before your first input, line 1: expected 'x " in result.difference
     assert "(the lines first differ at column 50002)" in result.difference
     nearly = [{"out": "x" + " " * 50_000 + "z\n"}]
     result = compare.compare_within(expected, End.exited(0), nearly, End.exited(0),

@@ -130,7 +130,7 @@ def test_a_buggy_submission_shows_each_first_difference(harness_cli, tmp_path, s
             assert test["status"] == "passed" and failures[case.name] is None
             continue
         assert test["status"] == "failed" and test["score"] == 0
-        assert "First difference in turn" in test["output"]
+        assert "First difference after your " in test["output"] or "First difference before your first input" in test["output"]
         before, _, actual = test["output"].partition("--- your program printed:")
         assert "Not a legal move!" in before.partition("--- expected:")[2]
         assert "Not a legal move\n" in actual and "Not a legal move!" not in actual

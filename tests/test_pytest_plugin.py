@@ -106,7 +106,7 @@ def test_a_failure_shows_the_first_divergent_turn(bug_add, bug_add_run):
     shown = io.StringIO()
     terminal.explain_failures(bug_add, shown, every=True)
     # the turn where each failure first differs (the text around it follows the start drawn)
-    firsts = [line.strip() for line in shown.getvalue().splitlines() if "first difference in turn" in line]
+    firsts = [line.strip() for line in shown.getvalue().splitlines() if ": first difference " in line]
     assert len(firsts) == sum(1 for c in bug_add.cases if c.status == "failed" and c.first_divergence is not None)
     assert firsts
     for line in firsts:

@@ -155,7 +155,7 @@ def test_play_runs_the_reference_in_the_terminal(harness_cli):
 def test_check_explains_the_first_difference_on_public_cases_only(harness_cli, tmp_path):
     done = harness_cli("check", "reversi", ROOT / "examples" / "reversi" / "bug-whitespace", "-o", tmp_path)
     assert done.returncode == 1
-    assert "first difference in turn 0" in done.stdout
+    assert "first difference before your first input" in done.stdout
     hidden = [p.stem for p in (ROOT / "cases" / "reversi").glob("ms2-*.yaml") if "visibility: hidden" in p.read_text()]
     assert hidden and not any(name in done.stdout for name in hidden)
     assert (tmp_path / "check-reversi" / "report.html").exists()

@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 
 from harness.judging import facts
 from harness.judging.cpu_budget import COMPARE_SECONDS, OverBudget, cpu_budget, spend
-from harness.judging.differences import describe_difference
+from harness.judging.differences import describe_difference, printed_difference
 from harness.judging.views import View, canonical_messages, comparison_memo, normalise, split_turns, turns_equal
-from harness.outcome import End
+from harness.outcome import End, Kind
 from harness.results import Turn
 
 # Each step loosens the policy a little more; the first step that passes is the hint.
@@ -119,23 +119,18 @@ def _compare(expected_events, expected_end: End, actual_events, actual_end: End,
         if flags.turns == "last" and first_anywhere is not None and first_anywhere < turn.index:
             earlier = next(t for t in _compare_turns(exp_turns, exp_inputs, act_turns, act_inputs, view)
                            if t.index == first_anywhere)
-            result.difference += (f"; your program's output first differs from the expected at "
+            result.difference += (f"; your program's output first differs from the expected "
                                   f"{describe_difference(earlier, view)}")
         if end_ok and not view.reads_facts:
             result.hint = _hint(exp_turns, exp_inputs, act_turns, act_inputs, view)
-        if view.reads_facts:  # the facts say what differs; the program's own lines say why
+        if view.reads_facts:  # the facts say what differs; the program's own lines say where
             index = turn.index if turn.index < len(printed[1]) else len(printed[1]) - 1
-            if turn.index < len(printed[0]):
-                result.difference += f"; the expected output there: {_first_printed(printed[0][turn.index])}"
-            result.difference += f"; your program printed there: {_first_printed(printed[1][index])}"
+            ended = len(printed[1]) - 1 if len(printed[1]) < len(printed[0]) and actual_end.kind == Kind.EXIT else None
+            result.difference += printed_difference(printed[0][turn.index] if turn.index < len(printed[0]) else None,
+                                                    printed[1][index] if index >= 0 else None, turn.index, ended)
     if view.reads_facts:
         _show_printed(shown, *printed)
     return result
-
-
-def _first_printed(text: str, lines: int = 3, width: int = 200) -> str:
-    shown = [line[:width] for line in text.replace("\r\n", "\n").split("\n") if line.strip()][:lines]
-    return repr(" | ".join(shown)) if shown else "nothing"
 
 
 def compare_within(expected_events, expected_end: End, actual_events, actual_end: End, view: View,

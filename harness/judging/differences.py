@@ -91,11 +91,27 @@ def first_differing_line(expected: str | None, actual: str | None) -> tuple[int,
     return 0, mine[0] if mine else None, theirs[0] if theirs else None
 
 
+def ordinal(number: int) -> str:
+    """1st, 2nd, 3rd, 4th, 11th, 21st: how a person counts what they typed."""
+    suffix = "th" if number % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
+def moment(index: int, typed: str | None = None) -> str:
+    """Where a turn is, counted as the student counts it: by the lines they typed (a turn's index
+    is how many were typed before its output), never as "turn 0"."""
+    if index <= 0:
+        return "before your first input"
+    return f"after your {ordinal(index)} input" + (f" ({typed!r})" if typed is not None else "")
+
+
 def describe_difference(turn: Turn, view: View) -> str:
     """The first line where a turn differs, said the way a person would fix it: what the
     program printed and what the expected output has there (for a view that compares the game's
-    facts, the fact in words: "expected the board after this input to read ...")."""
-    where = f"turn {turn.index}" + (f" (after typing {turn.typed!r})" if turn.typed is not None else "")
+    facts, the fact in the game's words: "in the expected game the board is ...")."""
+    where = moment(turn.index, turn.typed)
+    if view.flags.turns == "last" and turn.typed is None:  # the last turn of each side, paired
+        where = f"at the end of the game ({where})"
     found = _judged_difference(turn, view)
     return _said_as_facts(where, turn, view, found) if view.reads_facts else _said_as_text(where, found)
 
@@ -164,11 +180,12 @@ def _said_as_text(where: str, found: tuple) -> str:
     return f"{where}: your program's output differs from the expected only in line endings or invisible characters"
 
 
-# How a kind of fact is named in a sentence ("expected the board after this input to read ...");
-# a kind not here is named by itself ("the score").
-FACT_WORDS = {"board": "the board", "player": "the player asked to move", "turn": "the player asked to move",
+# How a kind of fact is named in a sentence ("in the expected game the board is ..."); a kind not
+# here is named by itself ("the score"). The kinds are the spec's state readers' (judging/facts.py).
+FACT_WORDS = {"board": "the board", "player": "the player to move", "turn": "the player to move",
               "result": "the result", "winner": "the winner", "said": "a message", "refused": "a refusal",
-              "counts": "the counts", "welcome": "a welcome line", "unread": "the output"}
+              "count": "the count", "counts": "the counts", "welcome": "a welcome line", "unread": "the output",
+              "final": "the final board"}
 
 
 def _fact(line: str | None) -> tuple[str, str] | None:
@@ -178,37 +195,60 @@ def _fact(line: str | None) -> tuple[str, str] | None:
     return kind, value
 
 
+def _subject(kind: str) -> str:
+    return FACT_WORDS.get(kind, f"the {kind}")
+
+
 def _said_as_facts(where: str, turn: Turn, view: View, found: tuple) -> str:
     """A difference between the facts a turn shows, in words about the game (a fact line
     `board: _ 0 1` is the reader's, never something the program printed)."""
     what, exp, act, _line = found
-    mode = view.flags.facts
-    moment = ("drawn here" if mode == "shown" else "after this input" if turn.typed is not None else "at the start")
-
-    def subject(kind: str) -> str:
-        return FACT_WORDS.get(kind, f"the {kind}")
-
     presence = view.reader.presence if view.reader is not None else ()
     if what in ("ended", "more"):
         first = next(filter(None, map(_fact, (exp if what == "ended" else act).split("\n"))), None)
         if what == "ended":
             return f"{where}: your program had already ended" + (
-                f"; expected {subject(first[0])} {moment} to read {first[1]!r}" if first else "")
+                f"; in the expected game {_subject(first[0])} is then {first[1]!r}" if first else "")
         return f"{where}: your program went on after the expected game had ended" + (
-            f" (its output shows {subject(first[0])} {first[1]!r})" if first else "")
+            f" (its output shows {_subject(first[0])} as {first[1]!r})" if first else "")
     expected, actual = _fact(exp), _fact(act)
     if expected is not None and expected[0] in presence:
-        return f"{where}: expected {subject(expected[0])} here (in any wording); your program printed none"
+        return f"{where}: the expected game shows {_subject(expected[0])} here (in any wording); your program printed none"
     if expected is not None and actual is not None and expected[0] == actual[0]:
-        return (f"{where}: expected {subject(expected[0])} {moment} to read {expected[1]!r}; "
-                f"in your program's output it reads {actual[1]!r}")
+        return (f"{where}: in the expected game {_subject(expected[0])} is {expected[1]!r}, "
+                f"in your program's output {actual[1]!r}")
     if expected is not None:
-        return (f"{where}: expected {subject(expected[0])} {moment} to read {expected[1]!r}; "
-                f"your program's output there does not show it")
+        return (f"{where}: in the expected game {_subject(expected[0])} is {expected[1]!r}; "
+                "your program's output there does not show it")
     if actual is not None:
-        return (f"{where}: your program's output shows {subject(actual[0])} {actual[1]!r} here, "
-                "where the expected output shows none")
+        return (f"{where}: your program's output shows {_subject(actual[0])} as {actual[1]!r} here, "
+                "where the expected game shows none")
     return f"{where}: your program's output shows the game differently from the expected output"
+
+
+def printed_difference(expected: str | None, actual: str | None, index: int, ended: int | None = None) -> str:
+    """What the program printed differently where its facts differ, as an aside to a facts
+    sentence: the first line of the turn's text that differs (spacing aside, blank lines
+    skipped), and where the program's game ended (`ended`: the turn it exited after) if that was
+    before the expected game's end. Empty when the printed texts show no
+    line that differs (the facts may differ through an earlier turn): never two equal excerpts."""
+    def lines(text):
+        return [line.strip() for line in (text or "").replace("\r\n", "\n").split("\n") if line.strip()]
+
+    mine, theirs = lines(expected), lines(actual)
+    said = []
+    if ended is not None:
+        when = "here" if ended == index else moment(ended)
+        said.append(f"your program ended the game {when}, where the expected game goes on")
+    ops, _cut = _line_opcodes([spacing_aside(line) for line in mine], [spacing_aside(line) for line in theirs])
+    tag, i1, _i2, j1, _j2 = next((op for op in ops if op[0] != "equal"), ("equal", 0, 0, 0, 0))
+    if tag == "replace":
+        said.append(f"the expected output there has {_quote(mine[i1])}, where your program printed {_quote(theirs[j1])}")
+    elif tag == "insert":
+        said.append(f"your program printed {_quote(theirs[j1])}, a line the expected output does not have there")
+    elif tag == "delete":
+        said.append(f"the expected output there has {_quote(mine[i1])}, which your program did not print")
+    return "".join(f"; {part}" for part in said)
 
 
 def _short(text: str | None, limit: int = 200) -> str | None:

@@ -13,6 +13,7 @@ from pathlib import Path
 from harness import atomic, csv_cells
 from harness.csv_cells import Figure
 from harness.grading import scoring
+from harness.judging.differences import moment
 from harness.results import FAILED, HARNESS_ERROR, PASSED, UNGRADABLE, CaseResult, SubmissionResult, Verdict, \
     Visibility
 from harness.safe_text import cap, visible, writable
@@ -48,8 +49,7 @@ def first_differing_turn(case: CaseResult) -> str:
     if case.first_divergence is None or not 0 <= case.first_divergence < len(case.turns):
         return ""
     turn = case.turns[case.first_divergence]
-    typed = f" (after typing {turn.typed!r})" if turn.typed is not None else " (before any input)"
-    shown = [f"First difference in turn {turn.index}{typed}:"]
+    shown = [f"First difference {moment(turn.index, turn.typed)}:"]
     for label, text in (("expected", turn.expected), ("your program printed", turn.actual)):
         body = cap(text, TURN_CHARS) if text is not None else "(nothing)"
         shown.append(f"--- {label}:\n" + "\n".join(line + "·" if line.endswith(" ") else line

@@ -6,6 +6,7 @@ submission can clear the grader's screen or fake a score line.
 import sys
 
 from harness.grading import scoring
+from harness.judging.differences import moment
 from harness.results import MARKS, Status, SubmissionResult, Verdict, Visibility
 from harness.safe_text import cap, one_line, visible
 
@@ -121,8 +122,8 @@ def explain_failures(result: SubmissionResult, stream=None, every: bool = False)
         if case.status != Status.FAILED or case.first_divergence is None:
             continue
         turn = case.turns[case.first_divergence]
-        typed = f" (after typing {visible(turn.typed)!r})" if turn.typed is not None else ""
-        print(f"\n  {case.name}: first difference in turn {turn.index}{typed}", file=stream)
+        where = moment(turn.index, visible(turn.typed) if turn.typed is not None else None)
+        print(f"\n  {case.name}: first difference {where}", file=stream)
         if case.typed and turn.index:
             print(f"  typed up to there: {typed_inputs(case.typed[:turn.index])}", file=stream)
         for label, text in (("expected", turn.expected), ("got", turn.actual)):
