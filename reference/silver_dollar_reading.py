@@ -152,10 +152,17 @@ def _beside_strip(cells, lines, index, width):
         probe = index + step
         while 0 <= probe < len(lines) and (not lines[probe].strip() or _is_border(lines[probe])):
             probe += step
-        if 0 <= probe < len(lines) and cells[probe] is not None and len(cells[probe]) == width \
-                and _has_blank(cells[probe]):
+        row = (cells[probe] or _labelled(lines[probe])) if 0 <= probe < len(lines) else None
+        if row is not None and len(row) == width and _has_blank(row):
             return True
     return False
+
+
+def _labelled(line):
+    """The squares of a board after a label and a colon (`Board: _ 0 _ 1`), or None."""
+    before, _, after = line.rpartition(":")
+    tail = _cells(after) if before and len(line) <= LONGEST_BOARD else None
+    return tail if tail is not None and _is_strip(tail) else None
 
 
 LABELS_NOTE = ("a row of numbers only beside a board was read as square labels, not coins "
@@ -199,10 +206,9 @@ def read_boards(text):
     while index < len(lines):
         row = cells[index]
         if row is None:
-            before, _, after = lines[index].rpartition(":")
-            tail = _cells(after) if before and len(lines[index]) <= LONGEST_BOARD else None
-            if tail is not None and _is_strip(tail):
-                out += [before + ":", " ".join(tail)]
+            tail = _labelled(lines[index])
+            if tail is not None:
+                out += [lines[index].rpartition(":")[0] + ":", " ".join(tail)]
             else:
                 out.append(lines[index])
             index += 1
