@@ -48,9 +48,17 @@ options=()
 [ -n "${MAX_SCORE:-}" ] && options+=(--points "$MAX_SCORE")
 [ -n "${SUBMISSION:-}" ] && options+=(--submission "${GITHUB_WORKSPACE:-.}/$SUBMISSION")
 if ! bwrap --ro-bind / / true 2>/dev/null; then
-    # The student's program then runs unconfined on the job's own runner; the limits on time,
-    # memory, processes and output still hold.
-    echo "bubblewrap cannot make its namespaces on this runner: grading with --no-sandbox"
+    # Without the sandbox the program sees the runner. As on Gradescope and PrairieLearn, a
+    # harness that is root (with setpriv) runs it as an unprivileged user of its own, which can
+    # write neither the report nor $GITHUB_OUTPUT; as the runner's own user it could write them,
+    # so that is done only when the workflow says so (the action's input allow-unconfined).
+    if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+        echo "bubblewrap cannot make its namespaces on this runner: grading with --no-sandbox, each run as an unprivileged user"
+    elif [ "${ALLOW_UNCONFINED:-}" = true ]; then
+        echo "bubblewrap cannot make its namespaces on this runner: grading with --no-sandbox as the runner's own user (allow-unconfined), so the program could have written its own report"
+    else
+        refuse "bubblewrap cannot make its namespaces on this runner, and the program would run unconfined as the runner's own user, able to write the report Classroom reads. Grade on a runner where bwrap runs, or set the action's input allow-unconfined: true to grade unconfined anyway (the points are then only as sure as the student's good faith)."
+    fi
     options+=(--no-sandbox)
 fi
 before=$(grep -c "^result=" "$OUT" 2>/dev/null || true)

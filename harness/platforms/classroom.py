@@ -12,6 +12,10 @@ each case's message and value as `scoring.explain` says them, hidden cases as th
 (`--points`). It is appended to `$GITHUB_OUTPUT` as `result=...` (printed when that is unset);
 the step's log gets the same tests in words, for the student.
 
+Where bubblewrap cannot run, the program runs unconfined (`--no-sandbox`, which grade.sh passes
+only as root, each run then an unprivileged user of its own, or when the workflow allows it), and
+the report's first test, of no points, says so and what held the program instead (`unconfined`).
+
 When the harness cannot grade (a broken spec, no submission, a grader failure on a case) the
 report's status is `error`, its message says why and its `max_score` is 0: the reporter fails
 the job and sends Classroom no points at all, rather than a 0 that looks like the student's.
@@ -142,6 +146,19 @@ def _in_points(message: str, said: str) -> str:
     return f"{message}\nThis case: {said} points."
 
 
+UNCONFINED = "ran without the sandbox"  # the name of the test that says so, first in the report
+
+
+def unconfined(settings: config.Settings) -> dict:
+    """A test of no points, first in the report, that says the program ran without bubblewrap and
+    what held it instead: Classroom's page then shows it, as Gradescope's log shows its line."""
+    from harness.running import sandbox
+
+    said = sandbox.describe(settings.sandbox)
+    return _test(f"{UNCONFINED} ({said.split(';')[0].removeprefix('no sandbox: ')})", "pass", 0,
+                 f"bubblewrap could not run on this runner, so the program ran unconfined: {said}.", "", 0.0)
+
+
 def not_graded(problem: str) -> dict:
     """The report of a run that graded nothing: status `error`, the reason, and no points possible
     (the reporter then sends Classroom nothing rather than a 0)."""
@@ -217,6 +234,8 @@ def grade(game: str, place: Where, *, points: float | None, select: str | None, 
                                 settings=settings, name="submission", missing="pass --submission FOLDER (in a workflow, check the "
                                                           "repository out first: actions/checkout)")
     data, summary = report(result, stages.at(spec.hidden_stages).show, points)
+    if result.sandbox == "none":
+        data["tests"].insert(0, unconfined(settings))
     _log(data, summary)
     write(place, data)
     if not result.published:
