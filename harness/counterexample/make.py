@@ -6,6 +6,7 @@ from harness.building import build as builder
 from harness.counterexample import replay, search, show
 from harness.counterexample.game import Context, Counterexample, Trial
 from harness.counterexample.trial import Games
+from harness.loading import cases as caseload
 from harness.loading import config
 from harness.loading.cases import Case
 from harness.loading.spec import Spec
@@ -31,7 +32,8 @@ def counterexample(spec: Spec, cases: list[Case], submission: Path, shown_as: st
     if made is None:
         return None
     try:
-        found = search.find(spec, cases, made, submission, failing, options)
+        found = search.find(spec, cases, made, submission, failing, options,
+                            lines_from=caseload.load_all(spec, None, public_only=True))
     finally:
         builder.cleanup(made)
     if found is not None:

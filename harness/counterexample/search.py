@@ -31,10 +31,14 @@ REPLAYS = 3  # a counterexample differs on each of these runs
 CANDIDATES = 2  # differing games shrunk and replayed at most before the search gives up
 
 
+SHRINK_SECONDS = 60.0  # a shrink's wall time at most (as Hypothesis caps it): past it, partly shrunk
+
+
 @dataclass
 class Options:
     search: int = SEARCH_GAMES
     shrink: int = shrink.BUDGET
+    shrink_seconds: float = SHRINK_SECONDS
     exhaustive_menu: int = EXHAUSTIVE_MENU
 
 
@@ -59,22 +63,27 @@ def contexts(cases: list[Case], failing: tuple[str, ...] = ()) -> list[Context]:
     return out
 
 
-def _edited(rng: random.Random, lines: list[str], menu: tuple[str, ...]) -> tuple[str, ...]:
-    """One to three edits of a public case's lines, as a student's session would differ from it."""
+def _edited(rng: random.Random, lines: list[str], menu: tuple[str, ...], others: list[list[str]]) -> tuple[str, ...]:
+    """One to three edits of a public case's lines, as a student's session would differ from it:
+    a line changed, put in, left out or typed again, or another case's game from here on (which
+    keeps a long game mostly legal)."""
     seq = list(lines)
     for _ in range(rng.choice((1, 1, 2, 3))):
         at = rng.randint(0, len(seq))
         kind = rng.random()
-        if kind < 0.35 and seq:
+        if kind < 0.3 and seq:
             seq[min(at, len(seq) - 1)] = rng.choice(menu)
-        elif kind < 0.65:
+        elif kind < 0.55:
             seq.insert(at, rng.choice(menu))
-        elif kind < 0.85 and seq:
+        elif kind < 0.7 and seq:
             del seq[min(at, len(seq) - 1)]
+        elif kind < 0.85 and others:
+            other = rng.choice(others)
+            seq = seq[:at] + other[rng.randrange(len(other)):] if other else seq
         elif seq:
             at = min(at, len(seq) - 1)
             seq.insert(at, seq[at])
-    return tuple(seq[:LONGEST * 4])
+    return tuple(seq[:LONGEST * 8])
 
 
 def drawn_games(rng: random.Random, spaces: list[Context], cases: list[Case], menus_of: dict[str, tuple],
@@ -87,7 +96,7 @@ def drawn_games(rng: random.Random, spaces: list[Context], cases: list[Case], me
         menu = menus_of[context.target]
         bases = [menus.listed(c) for c in public if c.target == context.target and c.milestone == context.milestone]
         if bases and rng.random() < 0.5:
-            yield context, _edited(rng, rng.choice(bases), menu)
+            yield context, _edited(rng, rng.choice(bases), menu, bases)
         else:
             yield context, tuple(rng.choice(menu) for _ in range(rng.randint(1, LONGEST)))
 
@@ -106,8 +115,10 @@ def _exhaustive(games: Games, context: Context, menu: tuple[str, ...], allowed) 
 
 
 def find(spec: Spec, cases: list[Case], build: builder.Build, submission: Path, failing: tuple[str, ...] = (),
-         options: Options = Options()) -> Counterexample | None:
-    """A counterexample of the built program, or None (no difference found within the budget)."""
+         options: Options = Options(), lines_from: list[Case] | None = None) -> Counterexample | None:
+    """A counterexample of the built program, or None (no difference found within the budget).
+    `cases`: the milestone's (the hidden ones only kept out of it); `lines_from`: the cases whose
+    public lines make the menu (default: `cases`; the front doors give every milestone's)."""
     started = time.monotonic()
     games = Games(spec, build)
     hidden = secrecy.hidden_games(cases)
@@ -115,7 +126,7 @@ def find(spec: Spec, cases: list[Case], build: builder.Build, submission: Path, 
     spaces = [c for c in contexts(cases, failing) if c.target == build.target]
     if not spaces:
         return None
-    menus_of = {c.target: menus.build(cases, c.target) for c in spaces}
+    menus_of = {c.target: menus.build(lines_from or cases, c.target) for c in spaces}
     rng = random.Random(seed_of(submission, spec.game))
     exhaustive = len(menus_of[spaces[0].target]) <= options.exhaustive_menu
     tried: set[tuple] = set()
@@ -126,7 +137,10 @@ def find(spec: Spec, cases: list[Case], build: builder.Build, submission: Path, 
             if best is not None:
                 yield spaces[0], best
         primary = sum(1 for c in spaces if c.case in failing)
-        for context, lines in drawn_games(rng, spaces, cases, menus_of, options.search, primary):
+        own = [(menus.context(c), tuple(menus.listed(c))) for c in cases
+               if c.name in failing and c.visibility == Visibility.PUBLIC and c.target == build.target
+               and not c.strategy]
+        for context, lines in own + list(drawn_games(rng, spaces, cases, menus_of, options.search, primary)):
             if (context, lines) not in tried and allowed(lines):
                 tried.add((context, lines))
                 yield context, games.trial(context, lines)
@@ -152,7 +166,7 @@ def _shrunk_and_replayed(games: Games, context: Context, judged: Trial, menu: tu
     """The game shrunk, then replayed: the shrunk game when it differs at the same turn on every
     replay; None when it does not (a difference of chance or time)."""
     made = shrink.shrink(judged, lambda lines: games.trial(context, lines), lambda: games.runs, menu, allowed,
-                         options.shrink)
+                         options.shrink, options.shrink_seconds)
     if not allowed(made.trial.inputs):
         return None
     for _ in range(REPLAYS):

@@ -3,7 +3,9 @@ nor one replaced by a simpler line of the menu, and the game still differ. Games
 prefix-closed (what follows the first differing turn cannot matter), so every game kept is cut
 after its first differing turn, then lines are left out (halves first, as delta debugging does,
 down to single lines) and each line made simpler, until a whole pass changes nothing. The
-program's runs are capped (`budget`); past it, the best game so far comes back partly shrunk."""
+program's runs are capped (`budget`, and a wall time); past it, the best game so far comes back
+partly shrunk."""
+import time
 from dataclasses import dataclass
 from typing import Callable
 
@@ -29,15 +31,18 @@ def simpler(menu: tuple[str, ...], line: str) -> tuple[str, ...]:
 
 
 def shrink(found: Trial, run: Callable[[tuple[str, ...]], Trial], runs: Callable[[], int],
-           menu: tuple[str, ...], allowed: Callable[[tuple[str, ...]], bool], budget: int = BUDGET) -> Shrunk:
+           menu: tuple[str, ...], allowed: Callable[[tuple[str, ...]], bool], budget: int = BUDGET,
+           seconds: float | None = None) -> Shrunk:
     """`run(inputs)`: the game judged (kept judgements cost no run); `runs()`: the program's runs
-    so far; `allowed(inputs)`: a game that may be shown (never a hidden case)."""
+    so far; `allowed(inputs)`: a game that may be shown (never a hidden case); `seconds`: a cap
+    on the wall time too (a long game of a slow program)."""
     first = runs()
+    deadline = None if seconds is None else time.monotonic() + seconds
 
     def differs(inputs: tuple[str, ...]) -> Trial | None:
         if not allowed(inputs):
             return None
-        if runs() - first >= budget:
+        if runs() - first >= budget or deadline is not None and time.monotonic() > deadline:
             raise _Spent
         judged = run(inputs)
         return judged if judged.differs else None
