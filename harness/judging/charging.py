@@ -17,7 +17,11 @@ earlier input's item is charged.
 
 A charged case whose own turns all matched, before and after the charged one (a turn another
 item owns and sees differ is that item's), also passes in its own item: one deduction, and no
-item's weight moves onto another's. A program's exit status belongs to the turn that ended it.
+item's weight moves onto another's. After a line that changes the game went wrong (a move, a
+call), the rest is another game: the case's own turns there are not judged, so it keeps the
+ones that matched. A rule's `lines` own only part of a turn (a report: a count, the winner
+line), charged only when the case without them would pass. A program's exit status belongs to
+the turn that ended it.
 """
 from dataclasses import dataclass
 from typing import Callable
@@ -49,46 +53,78 @@ class Charge:
         return said
 
 
+class _Looks:
+    """Each item's comparison of the whole run, as its own view reads it, or only some lines of
+    every turn (`keep`) or all but some (`drop`): computed once each within one charge."""
+
+    def __init__(self, expected_events: Transcript, expected_end: End, actual_for, actual_end: End, view_of):
+        self._args = (expected_events, expected_end, actual_for, actual_end)
+        self._view_of = view_of
+        self._seen: dict[tuple, compare.Comparison | None] = {}
+
+    def __call__(self, item: str, keep: str | None = None, drop: str | None = None) -> compare.Comparison | None:
+        key = (item, keep, drop)
+        if key not in self._seen:
+            view = self._view_of(item)
+            if view is not None and (keep or drop):
+                flags = view.flags
+                view = view.looser({"keep_lines": keep} if keep else
+                                   {"drop_lines": turn_owners.either([flags.drop_lines, drop])})
+            events, end, actual_for, actual_end = self._args
+            self._seen[key] = None if view is None else compare.compare_within(
+                events, end, actual_for(view), actual_end, view)
+        return self._seen[key]
+
+    def of(self, part: turn_owners.Part) -> compare.Comparison | None:
+        return self(part.item, part.keep, part.drop)
+
+
+def _differs(seen: compare.Comparison | None, turn: int) -> bool:
+    return seen is not None and turn < len(seen.turns) and not seen.turns[turn].equal
+
+
 def charge(rules: tuple, own_item: str, comparison: compare.Comparison, expected_events: Transcript,
            expected_end: End, actual_for: Callable[[compare.View], Transcript], actual_end: End,
            view_of: Callable[[str], compare.View | None]) -> Charge | None:
     """The other item a failed comparison is charged to, or None (its own item's).
     `view_of(item)` is how that item looks at a whole run (None: the item is not graded here, so
     nothing is charged to it); `actual_for(view)` the program's output as that view reads it
-    (through the spec's rewrite or as printed)."""
+    (through the spec's rewrite or as printed). A report's lines (a rule's `lines`) are charged
+    only when the case, without them, would pass: a wrong count beside a right game is the
+    count's, a game that goes wrong is not."""
     if not rules or comparison.passed:
         return None
-    scored = comparison
     exp_turns, exp_inputs = views.split_turns(expected_events)
     last, end_only = divergence(comparison, expected_events, expected_end, actual_for, actual_end, view_of(own_item))
+    looks = _Looks(expected_events, expected_end, actual_for, actual_end, view_of)
+    reports = _reports_alone(rules, own_item, looks)
     # the earliest turn up to there that another item owns and whose owner's own comparison sees a
     # difference in it: an item that looks at little (a stats table) first differs late, after the
     # turn that went wrong (a refused answer that started no new game)
-    theirs_of: dict[str, compare.Comparison | None] = {}
-
-    def theirs_for(item: str) -> compare.Comparison | None:
-        if item not in theirs_of:
-            view = view_of(item)
-            theirs_of[item] = None if view is None else compare.compare_within(
-                expected_events, expected_end, actual_for(view), actual_end, view)
-        return theirs_of[item]
-
-    found = None
     for turn in range(last + 1):
-        rule = _owner(rules, turn, exp_turns, exp_inputs)
-        if rule is None or rule.item == own_item:
-            continue
-        theirs = theirs_for(rule.item)
-        if theirs is None:
-            continue
-        if (turn < len(theirs.turns) and not theirs.turns[turn].equal
-                or turn == last and end_only and not theirs.end_ok):
-            found = rule
-            break
-    if found is None:
-        return None
-    return Charge(found.item, turn, found.what,
-                  own_passed=own_turns_matched(rules, own_item, scored, expected_events, theirs_for))
+        for part in _parts(rules, turn, exp_turns, exp_inputs, own_item):
+            if part.item == own_item or part.report and part.item not in reports:
+                continue
+            theirs = looks.of(part)
+            if theirs is None:
+                continue
+            if _differs(theirs, turn) or turn == last and end_only and not theirs.end_ok:
+                rule = part.rule
+                derails = not part.report and not rule.refused
+                return Charge(part.item, turn, rule.what, own_passed=own_turns_matched(
+                    rules, own_item, comparison, expected_events, looks, turn if derails else None))
+    return None
+
+
+def _reports_alone(rules: tuple, own_item: str, looks: "_Looks") -> set[str]:
+    """The items of `lines` rules whose lines alone make the case fail: without them (at every
+    turn) the case's own item sees nothing wrong."""
+    alone = set()
+    for item in dict.fromkeys(rule.item for rule in rules if rule.lines is not None and rule.item != own_item):
+        without_them = looks(own_item, drop=turn_owners.either(r.lines for r in rules if r.item == item and r.lines))
+        if without_them is not None and without_them.passed:
+            alone.add(item)
+    return alone
 
 
 def divergence(comparison: compare.Comparison, expected_events: Transcript, expected_end: End,
@@ -112,30 +148,40 @@ def _owner(rules: tuple, turn: int, exp_turns: list[str], exp_inputs: list[str])
     return turn_owners.owner(rules, turn, len(exp_turns), typed, exp_turns[turn])
 
 
+def _parts(rules: tuple, turn: int, exp_turns: list[str], exp_inputs: list[str], own_item: str):
+    typed = exp_inputs[turn - 1] if 0 < turn <= len(exp_inputs) else None
+    return turn_owners.parts(rules, turn, len(exp_turns), typed, exp_turns[turn], own_item)
+
+
 def own_turns_matched(rules: tuple, own_item: str, scored: compare.Comparison, expected_events: Transcript,
-                      theirs: Callable[[str], compare.Comparison | None]) -> bool:
+                      looks: Callable[..., compare.Comparison | None], derailed_after: int | None = None) -> bool:
     """Every turn the case's own item scores matched, before and after a charged one, but for
-    turns another item owns whose own comparison (`theirs(item)`) differs there too: that item's
-    behaviour, not this one's. The same for the end: a program's exit status belongs to the turn
-    that ended it, so a wrong status after a quit is the quit's. A derailment of other items'
-    turns leaves the case passing where it is filed; a difference of its own does not."""
+    lines of them other items own whose own comparison (`looks(item, keep, drop)`) differs there
+    too: that item's behaviour, not this one's. The same for the end: a program's exit status
+    belongs to the turn that ended it, so a wrong status after a quit is the quit's. A case
+    charged at a line that changes the game (a move, a call, not a refusal or a report) is
+    another game after it (`derailed_after`): its own turns there are not judged, so the case
+    keeps the turns of its own that matched and its item is never left out for another's
+    mistake; a difference of its own before that does count."""
     exp_turns, exp_inputs = views.split_turns(expected_events)
 
     def excused(index: int, end: bool = False) -> bool:
         if index >= len(exp_turns):
             return False
-        rule = _owner(rules, index, exp_turns, exp_inputs)
-        if rule is None or rule.item == own_item:
-            return False
-        other = theirs(rule.item)
-        if other is None:
-            return False
+        mine = [p for p in _parts(rules, index, exp_turns, exp_inputs, own_item) if p.item == own_item]
+        others = [p for p in _parts(rules, index, exp_turns, exp_inputs, own_item) if p.item != own_item]
         if end:
-            return not other.end_ok
-        return index < len(other.turns) and not other.turns[index].equal
+            return any((seen := looks(p.item, p.keep, p.drop)) is not None and not seen.end_ok for p in others)
+        if not any(_differs(looks(p.item, p.keep, p.drop), index) for p in others):
+            return False
+        return not any(_differs(looks(p.item, p.keep, p.drop), index) for p in mine)
 
-    return (all(t.equal or excused(t.index) for t in scored.turns)
-            and (scored.end_ok or bool(exp_turns) and excused(len(exp_turns) - 1, end=True)))
+    def judged(index: int) -> bool:
+        return derailed_after is None or index <= derailed_after
+
+    return (all(t.equal or not judged(t.index) or excused(t.index) for t in scored.turns)
+            and (scored.end_ok or derailed_after is not None and derailed_after < len(exp_turns) - 1
+                 or bool(exp_turns) and excused(len(exp_turns) - 1, end=True)))
 
 
 # --- the cause shown later: replays without an earlier item's inputs --------------------------

@@ -5,7 +5,9 @@ an illegal try; a method's case observes through another method). `owners:` in s
 those turns by what is typed before them or what the reference prints in them, so that a
 difference there is charged to the item whose behaviour it is (harness/judging/charging.py);
 a rule marked `refused` names lines the reference refuses, which a replay may leave out to test
-whether they caused a later difference.
+whether they caused a later difference. A rule with `lines` owns only the lines of a turn that
+match it (a report the game prints beside its state: a count, the winner line), the rest of the
+turn staying with the first rule without `lines` that owns it, or with the case's own item.
 """
 from dataclasses import dataclass
 
@@ -25,6 +27,7 @@ class OwnerRule:
     shows: object = None  # an RE2 pattern, or None
     turn: str | None = None  # "first" | "last" | None
     refused: bool = False  # the reference refuses the line typed before such a turn: a replay may leave it out
+    lines: str | None = None  # RE2 source: the rule owns only the turn's lines matching it (a report)
 
     def owns(self, index: int, turns: int, typed: str | None, expected: str | None) -> bool:
         if self.turn == "first" and index != 0 or self.turn == "last" and index != turns - 1:
@@ -43,7 +46,7 @@ def parse(doc: yamlfile.Document, items: list[str]) -> tuple[OwnerRule, ...]:
             raise InputError(f"owners[{index}].item: no rubric item {data['item']!r}; use one of: {', '.join(items)}",
                              doc.path, doc.line_of([*where, "item"]))
         compiled = {}
-        for key in ("typed", "shows"):
+        for key in ("typed", "shows", "lines"):
             if data.get(key) is None:
                 continue
             try:
@@ -52,11 +55,50 @@ def parse(doc: yamlfile.Document, items: list[str]) -> tuple[OwnerRule, ...]:
                 raise InputError(f"owners[{index}].{key} is not a pattern RE2 can run: {problem}; write it in RE2's "
                                  "syntax", doc.path, doc.line_of([*where, key])) from None
         rules.append(OwnerRule(data["item"], data["what"], compiled.get("typed"), compiled.get("shows"), data.get("turn"),
-                               bool(data.get("refused", False))))
+                               bool(data.get("refused", False)), data.get("lines")))
     return tuple(rules)
 
 
 def owner(rules: tuple[OwnerRule, ...], index: int, turns: int, typed: str | None,
           expected: str | None) -> OwnerRule | None:
-    """The first rule that owns turn `index` of `turns`, or None (the case's own item owns it)."""
-    return next((rule for rule in rules if rule.owns(index, turns, typed, expected)), None)
+    """The first rule without `lines` that owns turn `index` of `turns`, or None (the case's own
+    item owns the rest of it)."""
+    return next((rule for rule in rules if rule.lines is None and rule.owns(index, turns, typed, expected)), None)
+
+
+@dataclass(frozen=True)
+class Part:
+    """The lines of one turn that belong to one item: those matching `keep` (a rule's `lines`), or,
+    with `keep` None, the turn less the lines matching `drop` (the other items' reports)."""
+    item: str
+    rule: OwnerRule | None  # None: no rule, the case's own item owns the rest of the turn
+    keep: str | None = None
+    drop: str | None = None
+
+    @property
+    def report(self) -> bool:
+        """A report's lines (a rule's `lines`): they change nothing in the game."""
+        return self.keep is not None
+
+
+def either(patterns) -> str | None:
+    """One RE2 source matching a line any of these match (None: no pattern)."""
+    kept = [p for p in patterns if p]
+    if not kept:
+        return None
+    return kept[0] if len(kept) == 1 else "|".join(f"(?:{p})" for p in kept)
+
+
+def parts(rules: tuple[OwnerRule, ...], index: int, turns: int, typed: str | None, expected: str | None,
+          own_item: str) -> tuple[Part, ...]:
+    """Who owns which lines of turn `index`: each item whose `lines` rules match it (in the rules'
+    order), then the owner of the rest (the first other rule that owns the turn, or `own_item`)."""
+    reports: dict[str, list[OwnerRule]] = {}
+    for rule in rules:
+        if rule.lines is not None and rule.owns(index, turns, typed, expected):
+            reports.setdefault(rule.item, []).append(rule)
+    whole = owner(rules, index, turns, typed, expected)
+    rest = whole.item if whole is not None else own_item
+    found = [Part(item, found[0], either(r.lines for r in found)) for item, found in reports.items()]
+    found.append(Part(rest, whole, None, either(r.lines for item, rs in reports.items() if item != rest for r in rs)))
+    return tuple(found)

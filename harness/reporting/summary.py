@@ -6,7 +6,9 @@ late-adjusted one, the raw one beside it: the page says what the gradebook's fin
 A score histogram and each rubric item's spread as inline SVG (no network, no script), each
 case's pass rate, failures grouped by the first line where a program's output differs from
 the expected (case + that expected/actual pair) with one representative side-by-side view and
-the students in each group, failed builds and missing files with their reason. Everything a
+the students in each group (in a small class where one submission owns most of the groups,
+each submission's own failures gathered on one card instead), failed builds and missing files
+with their reason. Everything a
 submission printed goes through `visible`/`cap` and the template's HTML escaping.
 """
 from dataclasses import dataclass, field
@@ -28,6 +30,10 @@ EPSILON = 1e-6
 # failure is one student's, and folding them would hide the whole section.
 SMALL_CLASS = 10
 MANY_ALONE = 8
+# In a class too small to fold, the failures seen in one submission each are gathered on one card
+# per submission when one submission owns most of the groups and they are at least this many: a
+# broken program's cards would otherwise bury everyone else's.
+GATHER_FROM = 6
 
 
 @dataclass
@@ -114,9 +120,10 @@ class DiffLine:
 class FailureGroup:
     case: str
     rubric: str
-    where: str  # "turn 3 (after typing 'd'), line 2", or the reason when no turn differs
+    where: str  # "after input 3 ('d'), line 2", or the reason when no turn differs
     expected: str | None
     actual: str | None
+    replayed: bool = False  # the expected run is the reference replayed on the first student's own (random) start
     students: list[tuple[str, str]] = field(default_factory=list)  # (name, report link)
     view: list[DiffLine] = field(default_factory=list)  # the first student's turn, around the line
 
@@ -124,6 +131,21 @@ class FailureGroup:
     def shared(self) -> bool:
         """More than one submission failed this way (see `ClassPage.fold_alone`)."""
         return len(self.students) > 1
+
+    @property
+    def expected_words(self) -> str:
+        """What the expected side is, in words a person reads."""
+        if self.replayed and self.students:
+            return f"the reference replayed on {self.students[0][0]}'s own start"
+        return "what the reference printed for the case's inputs"
+
+
+@dataclass
+class Gathered:
+    """One submission's failures seen in it alone, on one card: the groups, each a case."""
+    name: str
+    link: str
+    groups: list[FailureGroup]
 
 
 @dataclass
@@ -176,6 +198,23 @@ class ClassPage:
         not. Otherwise every group is shown open, the shared ones first."""
         alone = sum(not g.shared for g in self.groups)
         return len(self.rows) >= SMALL_CLASS and alone >= MANY_ALONE and any(g.shared for g in self.groups)
+
+    @property
+    def gathered(self) -> list[Gathered]:
+        """The failures seen in one submission each, one card per submission, when the page is
+        small enough not to fold them (`fold_alone`) and one submission owns most of the groups
+        (at least GATHER_FROM of them); else empty, and every group is its own card."""
+        if self.fold_alone:
+            return []
+        alone = [g for g in self.groups if not g.shared]
+        owners: dict[str, Gathered] = {}
+        for g in alone:
+            name, link = g.students[0]
+            owners.setdefault(name, Gathered(name, link, [])).groups.append(g)
+        most = max((len(owner.groups) for owner in owners.values()), default=0)
+        if most < GATHER_FROM or 2 * most <= len(self.groups):
+            return []
+        return sorted(owners.values(), key=lambda owner: (-len(owner.groups), owner.name))
 
     @property
     def tallest(self) -> int:
@@ -245,6 +284,13 @@ def _view(expected: str | None, actual: str | None, line: int) -> list[DiffLine]
     return rows
 
 
+def _place(index: int, typed: str | None) -> str:
+    """Where a turn is, counted in the lines typed (the instructor's words for the student's)."""
+    if index <= 0:
+        return "before the first input"
+    return f"after input {index}" + (f" ({visible(cap(typed, 60))!r})" if typed is not None else "")
+
+
 def _groups(reports: list[Report]) -> list[FailureGroup]:
     groups: dict[tuple, FailureGroup] = {}
     for report in reports:
@@ -254,8 +300,7 @@ def _groups(reports: list[Report]) -> list[FailureGroup]:
             turn = case.turns[case.first_divergence] if case.first_divergence is not None and case.turns else None
             if turn is not None and turn.expected != turn.actual:
                 line, expected, actual = first_differing_line(turn.expected, turn.actual)
-                typed = f" (after typing {visible(cap(turn.typed, 60))!r})" if turn.typed is not None else ""
-                where = f"turn {turn.index}{typed}, line {line + 1}"
+                where = f"{_place(turn.index, turn.typed)}, line {line + 1}"
                 key = (case.name, expected, actual)
             else:
                 line, expected, actual = 0, None, None
@@ -263,7 +308,8 @@ def _groups(reports: list[Report]) -> list[FailureGroup]:
                 key = (case.name, where)
             group = groups.get(key)
             if group is None:
-                group = groups[key] = FailureGroup(case.name, case.rubric, where, _shown(expected), _shown(actual))
+                group = groups[key] = FailureGroup(case.name, case.rubric, where, _shown(expected), _shown(actual),
+                                                   bool(case.starts))
                 if turn is not None and turn.expected != turn.actual:
                     group.view = _view(turn.expected, turn.actual, line)
             group.students.append((report.result.name, report.link))

@@ -1,0 +1,95 @@
+"""One mistake, one deduction, by cause, on real runs of the games' seeded-bug samples.
+
+- A report's lines (an owner rule's `lines`): at Silver Dollar's winner turn `end` owns the winner
+  line alone, and the board after the last move stays the move's. `bug-strip-shrinks` (boards
+  shorter once the last coin has moved) is then charged to `moves` wherever the short board first
+  shows, before the end or at it: the same charge on any board drawn, and `end` keeps its points.
+- A case charged at a line that changes the game (a method's call) is another game after it: its
+  own turns there are not judged, so it keeps its own turns that matched and counts, passed, in
+  its own item (Flip's `bug-switch-drops-unflippable`: the play and take cases that switch on
+  their way).
+
+Every expected number follows from the spec's weights, the cases' points and the samples'
+expected.yaml.
+"""
+import pytest
+import yaml
+
+from harness.loading import cases as caseload
+from harness.loading import spec as specs
+from harness.results import FAILED, PASSED
+from tests.helpers import ROOT
+
+pytestmark = pytest.mark.slow
+
+
+def _game(name):
+    spec, milestone = specs.parse_game(name, ROOT)
+    return spec, caseload.load_all(spec, milestone)
+
+
+def _expected_fails(game, sample):
+    data = yaml.safe_load((ROOT / "examples" / game / "expected.yaml").read_text(encoding="utf-8"))
+    return set(data["samples"][sample]["fails"])
+
+
+def _weights(spec):
+    return {item.id: item.points for item in spec.rubric if item.graded}
+
+
+def _verdicts(result):
+    return {c.name: (c.status, c.charged_to, c.own_passed) for c in result.cases}
+
+
+def test_a_short_board_after_the_last_move_is_charged_to_moves_on_any_board(grader):
+    """The end cases that score their whole last turn fail (expected.yaml's list), each charged to
+    `moves` whether the short board first shows at a move before the end or only at the winner's
+    turn (which depends on the board drawn), and each passes in `end`: the winner is right. So
+    `end` keeps its weight, `moves` loses one unit a case, and two gradings agree to the case."""
+    spec, cases = _game("silver-dollar")
+    chosen = [c for c in cases if c.rubric in ("moves", "end")]
+    program = ROOT / "examples" / "silver-dollar" / "bug-strip-shrinks"
+    failing = _expected_fails("silver-dollar", "bug-strip-shrinks")
+    first = grader.grade(spec, None, chosen, program)
+
+    by_name = {c.name: c for c in first.cases}
+    assert {c.name for c in first.cases if c.status != PASSED} == failing, {c.name: c.reason for c in first.cases}
+    for name in failing:
+        case = by_name[name]
+        assert (case.status, case.rubric, case.charged_to, case.own_passed) == (FAILED, "end", "moves", True), case.reason
+        assert "charged to `moves`" in case.reason
+    weights = _weights(spec)
+    items = {i.id: i for i in first.items}
+    assert items["end"].earned == pytest.approx(weights["end"])
+    own = sum(c.points for c in chosen if c.rubric == "moves")
+    assert items["moves"].earned == pytest.approx(weights["moves"] * own / (own + len(failing)), abs=1e-3)
+
+    again = grader.grade(spec, None, chosen, program)
+    assert _verdicts(again) == _verdicts(first)
+    assert again.earned == first.earned
+
+
+def test_a_case_charged_at_a_call_keeps_its_own_item(grader):
+    """switchPlayers drops the unflippable dice: the play and take cases that switch on their way
+    fail at the switch, charged to `switch-players`; their own calls after it play another game
+    and are not judged, so each also passes where it is filed and every play and take case counts
+    there (none is left out of its item for another item's mistake)."""
+    spec, cases = _game("flip")
+    chosen = [c for c in cases if c.rubric in ("play", "take", "switch-players") and c.target == "api"]
+    result = grader.grade(spec, None, chosen, ROOT / "examples" / "flip" / "bug-switch-drops-unflippable")
+
+    charged = [c for c in result.cases if c.status == FAILED and c.rubric in ("play", "take")]
+    assert charged, {c.name: c.reason for c in result.cases}
+    for case in charged:
+        assert (case.charged_to, case.own_passed) == ("switch-players", True), case.reason
+    weights = _weights(spec)
+    items = {i.id: i for i in result.items}
+    for item in ("play", "take"):
+        own = [c for c in chosen if c.rubric == item]
+        assert (items[item].cases_gradable, items[item].cases_passed) == (len(own), len(own))
+        assert items[item].earned == pytest.approx(weights[item])
+    switches = [c for c in chosen if c.rubric == "switch-players"]
+    lost = [c for c in result.cases if c.rubric == "switch-players" and c.status == FAILED]
+    units = sum(c.points for c in switches) + len(charged)
+    passed = sum(c.points for c in switches if c.name not in {x.name for x in lost})
+    assert items["switch-players"].earned == pytest.approx(weights["switch-players"] * passed / units, abs=1e-3)
