@@ -51,7 +51,7 @@ def _parser(epilog: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("args", nargs="*", help="the game's own command-line arguments")
 
     p = sub.add_parser("new", help="make a game from your solution (the reference) and handout",
-                       epilog=epilog)
+                       epilog="GAME is the new game's id, any name no game of the project has yet.")
     p.add_argument("game", help="the new game's id (lower-case letters, digits, dashes)")
     p.add_argument("--solution", nargs="+", required=True, type=arguments.path, metavar="FILE",
                    help="your solution's source files (Java, C++ or Python): the reference and the correct sample")
@@ -65,6 +65,9 @@ def _parser(epilog: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--random-start", metavar="PATTERN",
                    help="the program draws its start: an RE2 pattern whose group 1 is the start it prints "
                         "(e.g. '^Start: (.+)'); the spec gets a random_start block and a setup item")
+    p.add_argument("--seed-option", metavar="OPTION",
+                   help="the option that makes your solution draw the same every time (e.g. --seed): the first case "
+                        "is recorded with it; default: an option naming a seed found in the solution's sources")
 
     p = sub.add_parser("run", help="run cases against a program and show the results", epilog=epilog)
     p.add_argument("game")
@@ -227,6 +230,8 @@ def _parser(epilog: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--line", help="the reference's line it stands for (left out: --also is accepted as an extra line)")
     p.add_argument("--turn", type=arguments.turn, help="only in this turn (0: before anything is typed; default: any turn)")
     p.add_argument("--why", default="", help="why it is accepted, for whoever reviews the case")
+    p.add_argument("-o", "--output", type=arguments.path, default=Path("reports"),
+                   help="the class's report folder, to say whose lines it turns to passing (default: reports)")
 
     p = sub.add_parser("publish", help="release to students the reports a regrade holds back (their student files)",
                        epilog=epilog)
@@ -411,12 +416,16 @@ def cmd_new(args, settings: config.Settings) -> int:
     from harness.loading import paths
     from harness.suite import scaffold
     plan = scaffold.Plan(args.game, list(args.solution), args.handout, args.language, args.main, list(args.inputs),
-                         list(args.program_args), args.random_start)
+                         list(args.program_args), args.random_start, args.seed_option)
     made = scaffold.create(plan, paths.project_root(settings.root), settings)
     for path in made.written:
         print(f"wrote {path}")
+    if made.seeding is not None and made.seeding.found_in != "given":
+        print(f"seed option: {made.seeding.option} (found in {made.seeding.found_in}; --seed-option chooses another)")
+    drawn = (f" (the game your solution draws with {made.seeding.option} {scaffold.FIRST_SEED})"
+             if made.seeding is not None and args.random_start is None else "")
     print(f"the recorded case ({made.written[2].name}) ended: {made.ended.label()}"
-          + ("" if made.ended == End.exited(0) else "; give --inputs that finish a game, or record one with "
+          + ("" if made.ended == End.exited(0) else f"; give --inputs that finish a game{drawn}, or record one with "
              f"`harness record {args.game} -o cases/{args.game}/NAME.yaml`"))
     print(f"next: edit the TODOs in {made.written[0]}, add cases (`harness record {args.game} -o ...`), then "
           f"`harness samples {args.game}` (docs/adding-a-game.md)")
@@ -660,6 +669,7 @@ def cmd_accept(args, settings: config.Settings) -> int:
     where, added = accepting.accept(spec, case, Acceptance(args.line, args.also, args.turn, args.why))
     said = Acceptance(args.line, args.also, args.turn, args.why).describe()
     print(f"{'accepted' if added else 'already accepted'} in {where}: {said}\n"
+          f"{accepting.lets_through(spec, case, Acceptance(args.line, args.also, args.turn, args.why), args.output)}\n"
           f"grade the class again to apply it (only the submissions that failed {case.name} are run again); "
           f"`harness audit {spec.game}` shows what it lets through")
     return 0

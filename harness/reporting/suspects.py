@@ -11,7 +11,14 @@ each program drew.)
 
 A rewording recurs wherever its line does (the same refusal at every illegal try), so when the
 case's expected transcript has the line at more than one turn, the command accepts it at any
-turn: one command covers every turn where the same substitution happens, not the first alone."""
+turn: one command covers every turn where the same substitution happens, not the first alone.
+
+An acceptance is a door: every program that prints the line passes there from then on. Two
+students who work together can print the same wrong line and make it look common, so each way
+of writing the line says whose failing line the acceptance turns to passing, and, when fewer
+than `FEW` submissions print it, that it should be read against the handout first; its command
+records the count in the case file (`why`), where `harness audit` shows it beside what the
+acceptance lets through. `let_through` finds the same submissions for `harness accept`."""
 import shlex
 from dataclasses import dataclass, field
 
@@ -21,13 +28,14 @@ from harness.loading import cases as caseload
 from harness.loading.acceptances import expected_turns
 from harness.loading.cases import Case
 from harness.loading.spec import Spec
-from harness.results import FAILED, PASSED, SubmissionResult
+from harness.results import FAILED, PASSED, SubmissionResult, Turn
 from harness.safe_text import cap, visible
 
 MIN_SUBMISSIONS = 2
 MIN_SHARE = 0.25
 DOING_WELL = 0.8
 LINE_CHARS = 300
+FEW = 5  # an acceptance fewer submissions than this ask for is read against the handout before it is made
 
 
 def _norm(line: str | None) -> str | None:
@@ -42,6 +50,12 @@ class Variant:
     count: int
     extra: bool  # their line comes before the expected one: an extra line, not a rewording
     command: str  # the `harness accept` that accepts it ("" when none can: a missing line)
+    students: list[str] = field(default_factory=list)  # the submissions that print it, whose case it would pass
+
+    @property
+    def lets_through(self) -> str:
+        """What accepting it does, said for the instructor (the class page's card)."""
+        return lets_through_said(self.students)
 
 
 @dataclass
@@ -67,14 +81,72 @@ def _elsewhere(result: SubmissionResult, case: str) -> float | None:
     return sum(c.status == PASSED for c in others) / len(others) if others else None
 
 
-def command(game: str, case: str, turn: int | None, expected: str | None, actual: str, extra: bool) -> str:
+def command(game: str, case: str, turn: int | None, expected: str | None, actual: str, extra: bool,
+            why: str = "") -> str:
     """The `harness accept` that accepts `actual` (for `expected`, or as an extra line) at
-    `turn`; at any turn when `turn` is None."""
+    `turn`; at any turn when `turn` is None; `why` is recorded with it in the case file."""
     words = ["harness", "accept", game, case] + ([f"--turn={turn}"] if turn is not None else [])
     if not extra and expected is not None:
         words.append(f"--line={expected}")  # joined to its option: a line may start with '-'
     words.append(f"--also={actual}")
+    if why:
+        words.append(f"--why={why}")
     return " ".join(shlex.quote(w) for w in words)
+
+
+def asked_by(count: int, ran: int) -> str:
+    """The `why` a suggested acceptance records: how many submissions asked for it (and, when
+    they are few, that it was to be read against the handout: the audit shows it so)."""
+    if count < FEW:
+        return f"suggested by the class page: only {count} of {ran} submissions print it; read it against the handout"
+    return f"suggested by the class page: {count} of {ran} submissions print it"
+
+
+def lets_through_said(students: list[str]) -> str:
+    """Whose failing line an acceptance turns to passing, and a warning when they are few."""
+    if not students:
+        return "Accepting it turns no graded submission's line from failing to passing."
+    count = len(students)
+    said = (f"Accepting it turns the line of {count} submission{'s' if count != 1 else ''} from failing to passing "
+            f"({', '.join(students)}), and lets through any program that prints it there from now on.")
+    if count < FEW:
+        said += (f" Only {count} submission{'s' if count != 1 else ''} print{'s' if count == 1 else ''} it: read it "
+                 "against the handout before accepting it, since students who work together can make a wrong line "
+                 "look common.")
+    return said
+
+
+def _divergence(case) -> tuple[Turn, int, str, str | None, bool] | None:
+    """Where a failed case's first divergent turn first differs: (the turn, line index, expected
+    line, the program's line or None, whether its line is an extra one before the expected)."""
+    if case.status != FAILED or case.first_divergence is None or not case.turns:
+        return None
+    turn = case.turns[min(case.first_divergence, len(case.turns) - 1)]
+    if turn.expected is None or turn.actual is None or turn.expected == turn.actual:
+        return None
+    index, expected, actual = first_differing_line(turn.expected, turn.actual)
+    if expected is None:
+        return None
+    later = turn.actual.split("\n")[index + 1:index + 2]
+    extra = actual is not None and bool(later) and _norm(later[0]) == _norm(expected)
+    return turn, index, expected, actual, extra
+
+
+def let_through(results: list[SubmissionResult], case: str, line: str | None, also: str,
+                turn: int | None) -> list[str]:
+    """The submissions (by name) that failed `case` first at a line the acceptance (`also` for
+    `line`, or as an extra line; at `turn`, or any) covers: those it turns from failing to passing there."""
+    names = []
+    for result in results:
+        for ran in result.cases:
+            found = _divergence(ran) if ran.name == case and ran.ran else None
+            if found is None or (turn is not None and found[0].index != turn):
+                continue
+            _, _, expected, actual, extra = found
+            covered = extra if line is None else not extra and _norm(expected) == _norm(line)
+            if covered and _norm(actual) == _norm(also):
+                names.append(result.name)
+    return sorted(set(names))
 
 
 def recurring(case: Case | None, expected: str | None) -> bool:
@@ -109,20 +181,14 @@ def find(game: str, reports: list[tuple[SubmissionResult, str]], spec: Spec | No
             if not case.ran:
                 continue
             ran[case.name] = ran.get(case.name, 0) + 1
-            if case.status != FAILED or case.first_divergence is None or not case.turns:
+            found = _divergence(case)
+            if found is None:
                 continue
-            turn = case.turns[min(case.first_divergence, len(case.turns) - 1)]
-            if turn.expected is None or turn.actual is None or turn.expected == turn.actual:
-                continue
-            index, expected, actual = first_differing_line(turn.expected, turn.actual)
-            if expected is None:
-                continue
-            later = turn.actual.split("\n")[index + 1:index + 2]
-            extra = actual is not None and bool(later) and _norm(later[0]) == _norm(expected)
+            turn, index, expected, actual, extra = found
             key = (case.name, turn.index, index)
             spot = spots.setdefault(key, {"rubric": case.rubric, "typed": turn.typed, "members": [], "variants": {}})
             spot["members"].append((result, link))
-            spot["variants"][(actual, expected, extra)] = spot["variants"].get((actual, expected, extra), 0) + 1
+            spot["variants"].setdefault((actual, expected, extra), []).append(result.name)
     found = []
     for (case, turn, _), spot in spots.items():
         members = spot["members"]
@@ -132,15 +198,17 @@ def find(game: str, reports: list[tuple[SubmissionResult, str]], spec: Spec | No
         if not scores or sum(scores) / len(scores) < DOING_WELL:
             continue
         read = _case(spec, case)
-        variants = [Variant(_shown(actual), _shown(expected), n, extra,
+        variants = [Variant(_shown(actual), _shown(expected), len(names), extra,
                             command(game, case, None if not extra and recurring(read, expected) else turn,
-                                    expected, actual, extra) if _typeable(actual, expected) else "")
-                    for (actual, expected, extra), n in sorted(spot["variants"].items(), key=lambda kv: -kv[1])]
+                                    expected, actual, extra, asked_by(len(names), ran[case]))
+                            if _typeable(actual, expected) else "", sorted(names))
+                    for (actual, expected, extra), names in sorted(spot["variants"].items(), key=lambda kv: -len(kv[1]))]
         extras = {(v.actual, v.extra) for v in variants}
         if len(extras) == 1 and variants[0].extra:  # one extra line, before whatever start each drew: one command
             variants = [Variant(variants[0].actual, None, len(members), True,
-                                command(game, case, turn, None, _raw(spot, variants[0]), True)
-                                if variants[0].command else "")]
+                                command(game, case, turn, None, _raw(spot, variants[0]), True,
+                                        asked_by(len(members), ran[case]))
+                                if variants[0].command else "", sorted(result.name for result, _ in members))]
         expecteds = {v.expected for v in variants}
         found.append(Suspect(case, spot["rubric"], turn, _shown(spot["typed"]),
                              expecteds.pop() if len(expecteds) == 1 else None, len(members),

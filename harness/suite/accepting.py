@@ -59,6 +59,27 @@ def accept(spec: Spec, case: Case, entry: Acceptance) -> tuple[Path, bool]:
     return case.path, True
 
 
+def lets_through(spec: Spec, case: Case, entry: Acceptance, reports: Path) -> str:
+    """What `entry` lets through, said for the instructor who just made it: every program that
+    prints its line there passes from now on; which submissions of the class graded into
+    `reports` it turns from failing to passing (the class page's suspect card says the same);
+    and, when they are few, that it is worth reading against the handout: two students who work
+    together can make a wrong line look common."""
+    from harness.classes import resume
+    from harness.reporting import suspects
+
+    where = f"at turn {entry.turn}" if entry.turn is not None else "at any turn"
+    instead = f"where the reference prints {entry.line!r}" if entry.line is not None else "as an extra line"
+    said = (f"it lets through: any program that prints {entry.also!r} {instead} {where} of {case.name} "
+            "passes there from now on, whatever the handout says")
+    folders = sorted(folder for folder in reports.iterdir() if folder.is_dir()) if reports.is_dir() else []
+    results = [found for found in map(resume.stored_result, folders) if found is not None]
+    if not results or results[0].game != spec.game:
+        return (f"{said}. No class of {spec.game} is graded in {reports} (-o names the class's report folder), "
+                "so whose lines it turns to passing is not known; read it against the handout")
+    return f"{said}. In {reports}: {suspects.lets_through_said(suspects.let_through(results, case.name, entry.line, entry.also, entry.turn))}"
+
+
 def stale(case: Case, expect: dict) -> list[str]:
     """The acceptances a new expected transcript (from `regen`) no longer has the line of."""
     problems = []
