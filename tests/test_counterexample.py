@@ -39,7 +39,7 @@ def _verified(spec, cases, sample, found) -> list[str]:
     hidden = secrecy.hidden_games(cases)
     if secrecy.reveals(found.inputs, hidden):
         problems.append("it shows a hidden case")
-    lines = menu.build(cases, found.context.target)
+    lines = menu.build(caseload.load_all(spec, None, public_only=True), found.context.target)  # every milestone's
     made = builder.build(sample, spec, found.context.target)
     try:
         games = Games(spec, made)
@@ -175,12 +175,15 @@ def test_the_replay_value_reads_back_as_the_same_game():
 
 @pytest.mark.slow
 def test_a_course_game_python_bug_gets_a_one_minimal_game():
-    """Reversi's bug-occupied-accepted (Python) takes a move onto an occupied square: a game of a
-    row and a column differs from the handout's refusal; found, one-minimal, replayed, no hidden case."""
+    """Reversi's bug-no-illegal-message (Python) refuses an illegal move without the handout's
+    `Not a legal move!`. The game asks a row, then a column, and judges the move once both are
+    typed, so no one-line game differs; the simplest line of the menu (every milestone's public
+    lines, simplest first) is 0, an illegal row: the game is 0, 0, differing at its second turn."""
     spec, milestone = specs.parse_game("reversi", ROOT)
     spec = reference.prepared(spec)
     cases = caseload.load_all(spec, milestone)
-    sample = ROOT / "examples" / "reversi" / "bug-occupied-accepted"
-    found = _found(spec, cases, sample, ("ms2-illegal-mixed",))
-    assert found is not None and 1 <= len(found.inputs) <= 4 and found.turn == len(found.inputs)
+    sample = ROOT / "examples" / "reversi" / "bug-no-illegal-message"
+    found = _found(spec, cases, sample, ("ms2-illegal-column-g",))
+    assert found is not None and found.inputs == ("0", "0") and found.turn == 2
+    assert found.expected.startswith("Not a legal move!") and "Not a legal move" not in found.actual
     assert _verified(spec, cases, sample, found) == []
