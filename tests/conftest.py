@@ -32,6 +32,18 @@ from tests.helpers import FIXTURE, ROOT, copy_project, own_game  # noqa: E402
 # module is marked `@pytest.mark.slow` itself. Markers are strict (pyproject.toml): a misspelt
 # one fails the run.
 
+# The unit subset (`pytest -m unit`, a minute on 2 cores): the tests of these modules, which run
+# no program, read no course game's cases through a process and are not marked slow.
+UNIT_MODULES = {"test_compare", "test_drawing", "test_facts_by_turn", "test_import_graph", "test_learned_readings",
+                "test_owners", "test_readers", "test_safe_text", "test_scoring", "test_suspects", "test_yamlfile",
+                "test_csv_cells"}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if item.module.__name__.rsplit(".", 1)[-1] in UNIT_MODULES and item.get_closest_marker("slow") is None:
+            item.add_marker(pytest.mark.unit)
+
 
 def _env(extra: dict | None = None) -> dict:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}

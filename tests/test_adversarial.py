@@ -444,13 +444,20 @@ def _flip_game_state(folder: Path, first_state: str | None) -> Path:
     return folder
 
 
-@pytest.mark.parametrize("first_state", ['"-x"', '"--help"', '"9".repeat(140000)'])
-def test_flips_start_cannot_become_an_option_or_outgrow_the_command_line(tmp_path, grader, first_state):
-    """Flip reads its start from `Game state: …`: a state like `-x` or 140 KB long never raises
-    the grade of the same rule bug without it (before: `Game state: -x` was an option)."""
+@pytest.fixture(scope="module")
+def flip_rule_bug(grader, tmp_path_factory):
+    """Flip's cases, and the rule bug's grade without an attack: what each attack is held to."""
     spec, milestone = specs.parse_game("flip")
     found = caseload.load_all(spec, milestone)
-    plain = grader.grade(spec, milestone, found, _flip_game_state(tmp_path / "plain", None))
+    plain = grader.grade(spec, milestone, found, _flip_game_state(tmp_path_factory.mktemp("flip") / "plain", None))
+    return spec, milestone, found, plain
+
+
+@pytest.mark.parametrize("first_state", ['"-x"', '"--help"', '"9".repeat(140000)'])
+def test_flips_start_cannot_become_an_option_or_outgrow_the_command_line(tmp_path, grader, flip_rule_bug, first_state):
+    """Flip reads its start from `Game state: …`: a state like `-x` or 140 KB long never raises
+    the grade of the same rule bug without it (before: `Game state: -x` was an option)."""
+    spec, milestone, found, plain = flip_rule_bug
     attacked = grader.grade(spec, milestone, found, _flip_game_state(tmp_path / "attacked", first_state))
     assert plain.status == attacked.status == "graded", [c.reason for c in attacked.cases if c.status == "harness-error"]
     assert attacked.percent <= plain.percent < 100.0

@@ -197,6 +197,7 @@ POLICIES = ([[p] for p in policies.PRESETS] + [["exact", {flag: True}] for flag 
             + [["whitespace", {"turns": "last", "from": "Not", "messages": True}]])
 
 
+@pytest.mark.slow  # megabytes of hostile output compared under every policy
 @pytest.mark.parametrize("name", HOSTILE)
 def test_hostile_output_compares_within_the_budget_under_every_policy(name):
     """Before: "x" + 120,000 spaces + "y" took 44 s of CPU (a quadratic regex on trailing

@@ -72,13 +72,17 @@ def _lost(result) -> set[str]:
     return {item.id for item in result.items if item.graded and item.counted and item.earned < item.weight}
 
 
-GROUPS = 4  # the styles in four groups of tests, so the test workers share them out evenly
+# One style of each kind of drawing (a line, its widths and separators, labels, brackets, a
+# compact strip, boxes, box-drawing characters, tabs), in two groups of tests so the test workers
+# share them out; the generator's populations (`harness audit silver-dollar --styles N`) go further.
+KINDS = [0, 3, 6, 7, 9, 11, 13, 15]
+GROUPS = 2
 
 
 @pytest.mark.parametrize("group", range(GROUPS))
 def test_a_correct_program_scores_full_marks_in_every_style(tmp_path, grader, silver_dollar, monkeypatch, group):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    styles = STYLES[group::GROUPS]
+    styles = [STYLES[i] for i in KINDS[group::GROUPS]]
     programs = [_program(tmp_path / f"style-{i}", style, None) for i, style in enumerate(styles)]
     results = _grade_all(grader, silver_dollar, programs)
     wrong = {str(style): [f"{c.name}: {c.status}: {c.reason}" for c in result.cases if not c.passed][:3]
@@ -103,7 +107,7 @@ def test_a_drawing_the_harness_read_is_shown_beside_the_programs_lines(tmp_path,
 @pytest.mark.parametrize("bug", sorted(BUGS))
 def test_a_seeded_rule_bug_loses_exactly_its_item_in_any_style(tmp_path, grader, silver_dollar, monkeypatch, bug):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    chosen = list(itertools.islice(itertools.cycle(STYLES[sorted(BUGS).index(bug)::3]), 3))
+    chosen = list(itertools.islice(itertools.cycle(STYLES[sorted(BUGS).index(bug)::3]), 2))
     programs = [_program(tmp_path / f"{bug}-{i}", style, bug) for i, style in enumerate(chosen)]
     for style, result in zip(chosen, _grade_all(grader, silver_dollar, programs)):
         assert _lost(result) == {BUGS[bug]}, (style, [f"{c.name}: {c.reason}" for c in result.cases if not c.passed][:3])

@@ -24,7 +24,7 @@ while True:
 @pytest.mark.slow
 def test_a_flood_in_every_case_leaves_small_harmless_reports(tmp_path, grader):
     spec, milestone = specs.parse_game("silver-dollar")
-    found = caseload.load_all(spec, milestone)
+    found = caseload.load_all(spec, milestone)[::3]  # a third of the suite: every report bound is per case or per page
     submission = tmp_path / "flood"
     submission.mkdir()
     (submission / "silver_dollar.py").write_text(FLOOD)

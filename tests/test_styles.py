@@ -126,6 +126,20 @@ def test_a_styled_fixture_program_scores_full_marks(grader):
         assert report.results[0].percent == 100.0 and not report.results[0].failed
 
 
+# One styled program of each course game, graded by the real harness on its whole case suite: the
+# check that CI keeps (the populations, `harness audit GAME --styles 200`, are bench/games.sh's).
+# Seed 6 draws a pause inside a turn and output a line at a time in every game.
+COURSE_GAMES = ["silver-dollar", "connect", "strings-and-coins", "flip"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", COURSE_GAMES)
+def test_a_styled_course_program_scores_full_marks(game):
+    spec, cases = _spec(game)
+    report = styles.grade(spec, cases, 1, 6)
+    assert [r.full for r in report.results] == [True], styles.text(report, game)
+
+
 @pytest.mark.slow
 def test_the_command_prints_k_of_n_and_exits_0_when_every_style_scores_full(monkeypatch, capsys, tmp_path):
     seed = _refusing_seeds(1, False)[0]
