@@ -108,6 +108,32 @@ def test_a_game_that_would_show_a_hidden_case_is_never_shown():
     assert _verified(spec, cases, SAMPLES / "bug-add", found) == []
 
 
+def test_past_its_budget_the_shrink_shows_the_best_game_so_far_marked_partly_shrunk():
+    """With two runs to shrink, the failing public case's game (3 then 1) is cut after its first
+    differing turn and the shrink stops there: still a game that differs on every replay."""
+    spec, cases = _tally()
+    found = _found(spec, cases, SAMPLES / "bug-add", ("add-three-then-one",), search.Options(shrink=2))
+    assert found is not None and found.partly_shrunk
+    assert found.inputs == ("3",) and found.turn == 1
+
+
+@pytest.mark.slow
+def test_a_small_menu_is_searched_whole_to_three_lines_and_the_shortest_game_found(tally_project):
+    """With only add-two (2) and illegal-out-of-range (0 4 1) public, the menu is 0 1 2 4: four
+    lines, so every game of three lines is tried first, and bug-add's shortest game, the one line
+    2, is found as such."""
+    for path in (tally_project / "cases" / "tally").glob("*.yaml"):
+        if path.stem not in ("add-two", "illegal-out-of-range", "illegal-word-and-five"):
+            path.unlink()
+    spec, milestone = specs.parse_game("tally", tally_project)
+    spec = reference.prepared(spec)
+    cases = caseload.load_all(spec, milestone)
+    assert menu.build(cases, "game") == ("0", "1", "2", "4")
+    sample = tally_project / "examples" / "tally" / "bug-add"
+    found = _found(spec, cases, sample, ("add-two",))
+    assert found is not None and found.exhaustive and found.inputs == ("2",) and found.turn == 1
+
+
 def test_what_shows_a_hidden_case():
     """Equal to one, holding one whole at its start, or a prefix of more than half of its lines."""
     hidden = [("a", "b", "c", "d")]
