@@ -51,7 +51,7 @@ def _parser(epilog: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("args", nargs="*", help="the game's own command-line arguments")
 
     p = sub.add_parser("new", help="make a game from your solution (the reference) and handout",
-                       epilog=epilog)
+                       epilog="GAME is the new game's id, any name no game of the project has yet.")
     p.add_argument("game", help="the new game's id (lower-case letters, digits, dashes)")
     p.add_argument("--solution", nargs="+", required=True, type=arguments.path, metavar="FILE",
                    help="your solution's source files (Java, C++ or Python): the reference and the correct sample")
@@ -65,6 +65,9 @@ def _parser(epilog: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--random-start", metavar="PATTERN",
                    help="the program draws its start: an RE2 pattern whose group 1 is the start it prints "
                         "(e.g. '^Start: (.+)'); the spec gets a random_start block and a setup item")
+    p.add_argument("--seed-option", metavar="OPTION",
+                   help="the option that makes your solution draw the same every time (e.g. --seed): the first case "
+                        "is recorded with it; default: an option naming a seed found in the solution's sources")
 
     p = sub.add_parser("run", help="run cases against a program and show the results", epilog=epilog)
     p.add_argument("game")
@@ -413,12 +416,16 @@ def cmd_new(args, settings: config.Settings) -> int:
     from harness.loading import paths
     from harness.suite import scaffold
     plan = scaffold.Plan(args.game, list(args.solution), args.handout, args.language, args.main, list(args.inputs),
-                         list(args.program_args), args.random_start)
+                         list(args.program_args), args.random_start, args.seed_option)
     made = scaffold.create(plan, paths.project_root(settings.root), settings)
     for path in made.written:
         print(f"wrote {path}")
+    if made.seeding is not None and made.seeding.found_in != "given":
+        print(f"seed option: {made.seeding.option} (found in {made.seeding.found_in}; --seed-option chooses another)")
+    drawn = (f" (the game your solution draws with {made.seeding.option} {scaffold.FIRST_SEED})"
+             if made.seeding is not None and args.random_start is None else "")
     print(f"the recorded case ({made.written[2].name}) ended: {made.ended.label()}"
-          + ("" if made.ended == End.exited(0) else "; give --inputs that finish a game, or record one with "
+          + ("" if made.ended == End.exited(0) else f"; give --inputs that finish a game{drawn}, or record one with "
              f"`harness record {args.game} -o cases/{args.game}/NAME.yaml`"))
     print(f"next: edit the TODOs in {made.written[0]}, add cases (`harness record {args.game} -o ...`), then "
           f"`harness samples {args.game}` (docs/adding-a-game.md)")
