@@ -44,7 +44,7 @@ from harness.running.environment import Workdir, child_env  # noqa: E402
 from harness.building.javac_server import WarmJavac  # noqa: E402
 
 GAME = "reversi"
-SAMPLES = ["correct-java", "bug-message", "bug-tie", "bug-uppercase", "bug-whitespace", "bug-no-diagonals",
+SAMPLES = ["correct-java", "variant-message-wording", "bug-tie", "bug-uppercase", "variant-no-blank-line", "bug-no-diagonals",
            "bug-no-capture-check", "bug-ends-early", "bug-crash-row"]
 HARNESS = [sys.executable, "-m", "harness.cli"]
 

@@ -11,6 +11,7 @@ The game never calls them: kept apart, they leave the game's module (the one the
 audit mutates) with the game alone.
 """
 from harness.judging import drawing
+from harness.judging.facts import choose
 from reference.reversi import BLACK, COLUMNS, EMPTY, SIZE, WHITE, initial_board, render
 
 
@@ -252,16 +253,129 @@ def _count(line: str) -> str | None:
     return f"black={pairs['black']}, white={pairs['white']}" if len(pairs) == 2 else None
 
 
-def facts(text: str) -> list[tuple[str, str]]:
-    """What a person reads in a turn's output, in order, whatever the drawing and the wording:
-    every board drawn (`board`, its rows joined by `/`), whose turn a line announces (`turn`:
-    the one colour it names), the pieces a line counts for each colour (`count`: `black=B,
-    white=W`), the outcome a line announces (`result`: the winning colour, or `tie`) and, in a
-    turn that counts or announces the outcome, the board shown after the last turn announced
-    (`final`: the game's last board, wherever its count is printed)."""
+# What a line says, whatever its words (the handout shows every message only in example
+# sessions): a refusal of the move typed, a player with no legal move, a prompt for the row or
+# the column. Word lists, not patterns: a line is cut into its words once.
+_REFUSING = frozenset("illegal invalid disallowed impossible wrong forbidden".split())
+_FINE = frozenset("legal valid allowed possible permitted acceptable".split())
+_NOT = frozenset("not cannot can't cant never isn't isnt".split())  # `No legal moves!` is no refusal
+_NEGATIONS = _NOT | frozenset(("no", "won't"))
+_ABOUT_A_MOVE = frozenset("move moves square spot place position cell there that row column col occupied taken "
+                          "again empty full".split())
+_SKIPPING = frozenset("skip skips skipped skipping pass passes passed passing".split())
+_NO_MOVE_WORDS = frozenset("move moves".split())
+_ROW_WORDS = frozenset(("row", "rows"))
+_COLUMN_WORDS = frozenset(("column", "columns", "col", "cols"))
+_ORDER = ("board", "turn", "refused", "skip", "prompt", "count", "result", "final")
+
+
+def _spoken(line: str) -> list[str]:
+    """A line's words, lower case, an apostrophe kept inside a word (`can't`, `isn't`)."""
+    return "".join(ch if ch.isalpha() or ch == "'" else " " for ch in line.lower()).replace("' ", " ").split()
+
+
+def _near(words: list[str], first: frozenset, then: frozenset, within: int = 3) -> bool:
+    """A word of `first` followed, within `within` words, by a word of `then`."""
+    return any(word in first and any(later in then for later in words[at + 1:at + 1 + within])
+               for at, word in enumerate(words))
+
+
+def _refuses(words: list[str]) -> bool:
+    """The line says the move typed is refused (`Not a legal move!`, `Illegal move, try again.`,
+    `That move is not allowed!`, `Invalid move.`)."""
+    return any(word in _REFUSING for word in words) or _near(words, _NOT, _FINE) \
+        or _near(words, frozenset(("try",)), frozenset(("again",)), 1) or _near(words, frozenset(("bad",)), _NO_MOVE_WORDS, 1)
+
+
+def _no_moves(words: list[str]) -> bool:
+    """The line says the player has no legal move (`No legal moves!`, `No valid moves available!`,
+    `Black cannot move`, `turn skipped`)."""
+    return any(word in _SKIPPING for word in words) or _near(words, frozenset(("no",)), _NO_MOVE_WORDS) \
+        or _near(words, frozenset(("cannot", "can't", "cant", "unable")), _NO_MOVE_WORDS, 2)
+
+
+_TELLING = frozenset("taken occupied please must should only lowercase".split())
+
+
+def _refuses_in_own_words(words: list[str]) -> bool:
+    """A negation or an instruction about the move (`You can't put a piece there.`, `That square
+    is taken!`, `Please type the column in lowercase (a-f)!`): a refusal only in a turn that
+    expects one (it is only one way to read such a line)."""
+    return any(word in _NEGATIONS or word in _TELLING for word in words) and any(word in _ABOUT_A_MOVE for word in words)
+
+
+class _Reading:
+    """One way to read a line: the facts it gives read so (`weak`: only where the turn expects
+    its kind)."""
+    def __init__(self, found: list, weak: bool = False):
+        self.facts, self.weak = found, weak
+
+    @staticmethod
+    def kind(reading: "_Reading") -> str:
+        return reading.facts[0][0]
+
+    @staticmethod
+    def value(reading: "_Reading") -> str:
+        return reading.facts[0][1]
+
+
+def _readings(line: str, words: list[str], expects: set) -> list[_Reading]:
+    """Every way a line can be read, the likeliest first: a count, an outcome, a refusal, a
+    player with no move, a turn announced (the one colour it names). `Black has no legal moves`
+    names a colour and says it cannot move; `No legal move there, try again` refuses and says
+    no move: the turn decides (facts.choose)."""
+    named = [name for name, _ in _COLOURS if name in words] or _named_otherwise(line, words)
+    count = _count(line)
+    if count is not None:
+        return [_Reading([("count", count)])]
+    if any(word.startswith(_TIED) for word in words) and len(named) != 1:
+        return [_Reading([("result", "tie")])]
+    if len(named) == 1 and any(word.startswith(_WINNING) for word in words):
+        return [_Reading([("result", named[0])])]
+    spoken = _spoken(line)
+    readings = []
+    if _refuses(spoken):
+        readings.append(_Reading([("refused", "move")]))
+    if _no_moves(spoken):  # `White has no legal moves!` says whose turn it skips too
+        readings.append(_Reading([("skip", "no moves")] + [("turn", name) for name in named[:1] if len(named) == 1]))
+    if len(named) == 1:
+        readings.append(_Reading([("turn", named[0])]))
+    if not readings and "refused" in expects and _refuses_in_own_words(spoken):
+        readings.append(_Reading([("refused", "move")], weak=True))
+    return readings
+
+
+def _prompt(line: str, expected) -> tuple[str, str] | None:
+    """The prompt a turn ends with (its last line that is no board), for the row or the column,
+    in any words (`Row? (1-6) `, `Enter row: `, `Which column? `): a line that names the row or
+    the column, or one that asks (ends with `?`, `:` or `>`). One that names neither, or both,
+    is read as the one the turn asks for."""
+    words = _spoken(line)
+    row, column = any(w in _ROW_WORDS for w in words), any(w in _COLUMN_WORDS for w in words)
+    if not (row or column or line.rstrip()[-1:] in ("?", ":", ">")):
+        return None
+    if row != column:
+        return ("prompt", "row" if row else "column")
+    readings = [_Reading([("prompt", "row")]), _Reading([("prompt", "column")])]
+    return choose(readings, _Reading.kind, expected, _Reading.value).facts[0]
+
+
+def facts(text: str, expected: list[tuple[str, str]] | None = None) -> list[tuple[str, str]]:
+    """What a person reads in a turn's output, whatever the drawing and the wording: every board
+    drawn (`board`, its rows joined by `/`), whose turn a line announces (`turn`: the one colour
+    it names), a refused move (`refused`), a player with no legal move (`skip`), the prompt the
+    turn ends with (`prompt`: `row` or `column`), the pieces a line counts for each colour
+    (`count`: `black=B, white=W`), the outcome a line announces (`result`: the winning colour, or
+    `tie`) and, in a turn that counts or announces the outcome, the board shown after the last
+    turn announced (`final`: the game's last board, wherever its count is printed). A line that
+    fits several readings is read as the one the turn expects (`expected`: the reference's facts
+    of the same turn), and as its likeliest without them. The boards come first, in the order
+    drawn, then the other kinds in a fixed order (each kind's facts in the order said), so the
+    order in which a program says its messages is its own."""
     found = []
     lines = read_boards(text).split("\n")
-    index, since_turn, ending = 0, None, False
+    expects = {kind for kind, _ in expected or ()}
+    index, since_turn, ending, last_said = 0, None, False, None
     while index < len(lines):
         if lines[index] == "  " + COLUMNS and index + SIZE < len(lines):
             rows = lines[index + 1:index + 1 + SIZE]
@@ -269,26 +383,29 @@ def facts(text: str) -> list[tuple[str, str]]:
                 since_turn = "/".join(row[2:] for row in rows)
                 found.append(("board", since_turn))
                 index += 1 + SIZE
+                last_said = None
                 continue
         line = lines[index]
         index += 1
-        if len(line) > _LONGEST_ROW * 4:
+        if len(line) > _LONGEST_ROW * 4 or not line.strip():
             continue
-        words = _words(line)
-        named = [name for name, _ in _COLOURS if name in words] or _named_otherwise(line, words)
-        count = _count(line)
-        if count is not None:
-            found.append(("count", count))
-            ending = True
-        elif any(word.startswith(_TIED) for word in words) and len(named) != 1:
-            found.append(("result", "tie"))
-            ending = True
-        elif len(named) == 1 and any(word.startswith(_WINNING) for word in words):
-            found.append(("result", named[0]))
-            ending = True
-        elif len(named) == 1:
-            found.append(("turn", named[0]))
-            since_turn = None
+        last_said = line
+        readings = [r for r in _readings(line, _words(line), expects) if not r.weak or _Reading.kind(r) in expects]
+        if not readings:
+            continue
+        for kind, value in choose(readings, _Reading.kind, expected).facts:
+            found.append((kind, value))
+            if kind in ("count", "result"):
+                ending = True
+            elif kind == "turn":
+                since_turn = None
+    if last_said is not None and not ending:
+        prompt = _prompt(last_said, expected)
+        if prompt is not None:
+            found.append(prompt)
     if ending and since_turn is not None:
         found.append(("final", since_turn))
-    return found
+    return sorted(found, key=lambda fact: _ORDER.index(fact[0]))
+
+
+facts.expects = True  # the grader gives it the reference's facts of the same turn

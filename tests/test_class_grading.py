@@ -22,10 +22,11 @@ from tests.helpers import ROOT, process
 pytestmark = pytest.mark.slow  # classes of Reversi graded through the command line
 
 CORRECT = (ROOT / "examples" / "reversi" / "correct-python" / "reversi.py").read_text(encoding="utf-8")
-# The handout's message without its "!": a realistic slip in the illegal-move cases' item
-NO_BANG = CORRECT.replace('print("Not a legal move!")', 'print("Not a legal move")')
+# An uppercase column taken for its lowercase letter: a realistic slip in the illegal-move cases'
+# item (the handout: only 'a'-'f' are columns), which only the cases that type one can see
+NO_BANG = CORRECT.replace("col_char = next_word()[0]", "col_char = next_word()[0].lower()")
 NEVER_ENDS = "import threading\nthreading.Event().wait()\n"  # a submission that blocks forever, reading nothing
-SELECT = "ms2-illegal"  # the illegal-move cases of one item, "Milestone 1 features"; some judge the message exactly
+SELECT = "ms2-illegal"  # the illegal-move cases of one item, "Milestone 1 features"; one types an uppercase column
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +38,7 @@ def illegal_cases():
     assert len(found) >= 2 and len(items) == 1
     for case in found:
         assert any("Not a legal move!\n" in event.get("out", "") for event in case.expected_events)
-    assert 0 < SLIP < 100  # a slip in the message's wording costs some of these cases, not all
+    assert NO_BANG != CORRECT and 0 < SLIP < 100  # the slip costs some of these cases, not all
     return found
 
 
@@ -95,15 +96,10 @@ def graded_class(tmp_path_factory, illegal_cases):
 
 
 def _slip_percent() -> float:
-    """The slip costs only the cases that judge the message's exact text (not read through the
-    message classes, nor as the game's facts)."""
+    """The slip costs only the cases that type an uppercase column (a letter the reference refuses)."""
     spec, milestone = specs.parse_game("reversi")
     found = caseload.load_all(spec, milestone, SELECT)
-
-    def wording_aside(policy) -> bool:
-        return policy.messages or policy.facts != "off"
-
-    kept = sum(c.points for c in found if wording_aside(spec.policy(c.rubric, c.compare)))
+    kept = sum(c.points for c in found if not any(len(typed) == 1 and typed.isupper() for typed in c.inputs))
     return round(100.0 * kept / sum(c.points for c in found), 2)
 
 

@@ -108,13 +108,13 @@ def test_a_correct_submission_earns_every_point(harness_cli, tmp_path, selected)
 
 
 def test_a_buggy_submission_shows_each_first_difference(harness_cli, tmp_path, selected):
-    """bug-message prints "Not a legal move" without "!": the cases it must fail are those
-    examples/reversi/expected.yaml lists, the others pass."""
+    """bug-uppercase takes "D" for column d where the reference refuses it: the cases it must fail
+    are those examples/reversi/expected.yaml lists, the others pass."""
     spec, found = selected
     expected = yaml.safe_load((ROOT / "examples" / "reversi" / "expected.yaml").read_text(encoding="utf-8"))
-    fails = set(expected["samples"]["bug-message"]["fails"]) & {c.name for c in found}
-    assert fails, "the selection must hold a case bug-message fails"
-    sample = ROOT / "examples" / "reversi" / "bug-message"
+    fails = set(expected["samples"]["bug-uppercase"]["fails"]) & {c.name for c in found}
+    assert fails, "the selection must hold a case bug-uppercase fails"
+    sample = ROOT / "examples" / "reversi" / "bug-uppercase"
     done, results, full = autograde(harness_cli, tmp_path, {p.name: p.read_text() for p in sample.glob("*.java")},
                                     "--hidden", "hidden")
     assert done.returncode == 1
@@ -133,7 +133,7 @@ def test_a_buggy_submission_shows_each_first_difference(harness_cli, tmp_path, s
         assert "First difference after your " in test["output"] or "First difference before your first input" in test["output"]
         before, _, actual = test["output"].partition("--- your program printed:")
         assert "Not a legal move!" in before.partition("--- expected:")[2]
-        assert "Not a legal move\n" in actual and "Not a legal move!" not in actual
+        assert "in the expected game the board is" in before  # the move it played where it should refuse
         assert failures[case.name].text == test["output"]  # the same message in both formats
 
 

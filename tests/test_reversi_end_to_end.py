@@ -89,13 +89,15 @@ def test_grading_a_class_writes_gradescope_junit_and_a_gradebook(harness_cli, tm
 
 
 def test_a_failing_case_report_shows_the_divergent_turn(harness_cli, tmp_path):
-    done = harness_cli("grade", "reversi", ROOT / "examples" / "reversi" / "bug-message", "-o", tmp_path)
+    """bug-uppercase plays `5 D` as 5d: where the expected game refuses the move and keeps its
+    board, the report says the board differs and shows the refusal the reference printed."""
+    done = harness_cli("grade", "reversi", ROOT / "examples" / "reversi" / "bug-uppercase", "-o", tmp_path)
     assert done.returncode == 1
-    html = (tmp_path / "bug-message" / "report.html").read_text()
+    html = (tmp_path / "bug-uppercase" / "report.html").read_text()
     assert 'class="diverge"' in html and "Not a legal move" in html
-    result = json.loads((tmp_path / "bug-message" / "result.json").read_text())
+    result = json.loads((tmp_path / "bug-uppercase" / "result.json").read_text())
     failing = [c for c in result["cases"] if c["status"] == "failed"]
-    assert failing and all("your line lacks '!'" in c["reason"] for c in failing)
+    assert failing and all("in the expected game the board is" in c["reason"] for c in failing)
 
 
 def test_a_submission_that_does_not_compile_gets_the_compiler_message(harness_cli, tmp_path):
@@ -153,7 +155,7 @@ def test_play_runs_the_reference_in_the_terminal(harness_cli):
 
 
 def test_check_explains_the_first_difference_on_public_cases_only(harness_cli, tmp_path):
-    done = harness_cli("check", "reversi", ROOT / "examples" / "reversi" / "bug-whitespace", "-o", tmp_path)
+    done = harness_cli("check", "reversi", ROOT / "examples" / "reversi" / "bug-start-swapped", "-o", tmp_path)
     assert done.returncode == 1
     assert "first difference before your first input" in done.stdout
     hidden = [p.stem for p in (ROOT / "cases" / "reversi").glob("ms2-*.yaml") if "visibility: hidden" in p.read_text()]

@@ -62,9 +62,17 @@ class StateReader:
         return found
 
 
-def choose(readings: Sequence[Reading], kind: Callable[[Reading], str], expected: Sequence[tuple[str, str]] | None) -> Reading:
+def choose(readings: Sequence[Reading], kind: Callable[[Reading], str], expected: Sequence[tuple[str, str]] | None,
+           value: Callable[[Reading], str] | None = None) -> Reading:
     """The reading of one line the turn expects: the first of its `readings` (every way the line
-    can be read, the likeliest first) whose kind the expected turn shows, else the likeliest."""
+    can be read, the likeliest first) whose kind the expected turn shows, else the likeliest.
+    With `value`, a reading whose very fact (kind and value) the turn shows comes first: a prompt
+    whose words name neither of two questions is read as the question the turn asks."""
+    if value is not None:
+        shown = set(expected or ())
+        found = next((reading for reading in readings if (kind(reading), value(reading)) in shown), None)
+        if found is not None:
+            return found
     kinds = {found for found, _ in expected or ()}
     return next((reading for reading in readings if kind(reading) in kinds), readings[0])
 
