@@ -93,3 +93,45 @@ def test_a_case_charged_at_a_call_keeps_its_own_item(grader):
     units = sum(c.points for c in switches) + len(charged)
     passed = sum(c.points for c in switches if c.name not in {x.name for x in lost})
     assert items["switch-players"].earned == pytest.approx(weights["switch-players"] * passed / units, abs=1e-3)
+
+
+def _count_misses_slash(folder):
+    """Connect's correct Python sample whose count line (not its win check) leaves out the `/`
+    direction: the count a person reads is wrong after a `/` line, every game is right."""
+    source = (ROOT / "examples" / "connect" / "correct-python" / "connect.py").read_text(encoding="utf-8")
+    shown = ("    def shown_longest(self, piece):\n        longest = 0\n        for r in range(self.size):\n"
+             "            for c in range(self.size):\n                for dr, dc in [(0, 1), (1, 0), (1, 1)]:\n"
+             "                    longest = max(longest, self.count(r, c, dr, dc, piece))\n        return longest\n\n"
+             "    def is_board_full(self):\n")
+    assert source.count("    def is_board_full(self):\n") == 1
+    assert source.count("board.get_longest_connect(player.piece)))") == 1
+    source = source.replace("    def is_board_full(self):\n", shown).replace(
+        "board.get_longest_connect(player.piece)))", "board.shown_longest(player.piece)))")
+    folder.mkdir()
+    (folder / "connect.py").write_text(source, encoding="utf-8")
+    return folder
+
+
+def test_a_wrong_count_beside_a_right_game_is_the_count_lines_item(grader, tmp_path):
+    """The count line is `drop`'s report (spec.yaml's `lines: '^counts:'` rule): a count that
+    misses the `/` direction fails the cases that compare counts after a `/` line, a `win` case
+    among them (`win-count-slash`), and each is charged to `drop` and passes where it is filed,
+    since without the count lines it passes. `win` keeps its weight; `drop` loses one unit for
+    each case of another item and its own cases that fail."""
+    spec, cases = _game("connect")
+    chosen = [c for c in cases if c.rubric in ("drop", "win")]
+    result = grader.grade(spec, None, chosen, _count_misses_slash(tmp_path / "count-misses-slash"))
+
+    failed = [c for c in result.cases if c.status == FAILED]
+    assert "win-count-slash" in {c.name for c in failed}, {c.name: c.reason for c in result.cases}
+    for case in failed:
+        if case.rubric != "drop":
+            assert (case.charged_to, case.own_passed) == ("drop", True), case.reason
+            assert "charged to `drop`: the count line" in case.reason
+    weights = _weights(spec)
+    items = {i.id: i for i in result.items}
+    assert items["win"].earned == pytest.approx(weights["win"])
+    own = sum(c.points for c in chosen if c.rubric == "drop")
+    own_failed = sum(c.points for c in failed if c.rubric == "drop")
+    charged = sum(1 for c in failed if c.rubric != "drop")
+    assert items["drop"].earned == pytest.approx(weights["drop"] * (own - own_failed) / (own + charged), abs=1e-3)
