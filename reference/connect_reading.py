@@ -55,6 +55,12 @@ _GOAL_WORDS = frozenset("need needs needed goal target of connect to get".split(
 # expects one (it is only one way to read such a line).
 _NEGATION = re.compile(r"(?i)\b(?:not|no|never|cannot|can't|won't|isn't|doesn't|don't)\b")
 _ABOUT_INPUT = re.compile(r"(?i)\b(?:column|col|number|board|range|input|entry|choice|option|move|slot)\b")
+# A line that asks for a number again ("Please enter a number.", "You must choose a column 1-8.")
+# before the prompt: a refusal in a turn that expects one, never the turn's own last line (the
+# prompt itself asks for a column in every turn).
+_ASK_AGAIN = re.compile(r"(?i)\b(?:please|must|should|need to|have to)\b[^.!?]{0,30}?"
+                        r"\b(?:enter|type|choose|pick|give|input|select)\b[^.!?]{0,30}?"
+                        r"\b(?:number|integer|digit|column|col)s?\b")
 _STAT_WORDS = {"win": "w", "wins": "w", "won": "w", "w": "w", "loss": "l", "losses": "l", "lost": "l",
                "lose": "l", "l": "l", "draw": "d", "draws": "d", "drew": "d", "tie": "d", "ties": "d",
                "tied": "d", "d": "d", "t": "d"}
@@ -309,7 +315,7 @@ class _Reading:
         return reading.facts[0][0]
 
 
-def _readings(line: str, order: str) -> list[_Reading]:
+def _readings(line: str, order: str, last: bool = False) -> list[_Reading]:
     """Every way a line can be read, the likeliest first: a row of the stats, the welcome, what
     it says of the game (the winner or a draw, the play-again question or a refusal, counts), a
     refusal in words of its own. `Alice got Connect Four and wins!` is a welcome's words and a
@@ -338,6 +344,8 @@ def _readings(line: str, order: str) -> list[_Reading]:
     if said:
         readings.append(_Reading(said))
     if not refusal and _NEGATION.search(line) and _ABOUT_INPUT.search(line) and not _WIN.search(line):
+        readings.append(_Reading([("refused", "column")], weak=True))
+    elif not refusal and not last and _ASK_AGAIN.search(line) and not _AGAIN.search(line):
         readings.append(_Reading([("refused", "column")], weak=True))
     return readings
 
@@ -369,14 +377,16 @@ def facts(text: str, expected: list[tuple[str, str]] | None = None) -> list[tupl
             distinct.append(value)
     order, counts, results, stats = "wld", [], [], []
     expects = {kind for kind, _ in expected or ()}
-    for line, part in zip(lines, drawn):
+    last_at = next((at for at in range(len(lines) - 1, -1, -1) if lines[at].strip() and not drawn[at]), -1)
+    for at, (line, part) in enumerate(zip(lines, drawn)):
         if part or not line.strip() or len(line) > _LONGEST_LINE:
             continue
         header = _header_order(line)
         if header and not any(t.isdigit() for t in _tokens(line)):
             order = header
             continue
-        readings = [reading for reading in _readings(line, order) if not reading.weak or reading.kind(reading) in expects]
+        readings = [reading for reading in _readings(line, order, at == last_at)
+                    if not reading.weak or reading.kind(reading) in expects]
         if not readings:
             continue
         for kind, value in choose(readings, _Reading.kind, expected).facts:

@@ -180,6 +180,8 @@ def _read_at(drawing: Drawing, lines: Sequence[str], start: int) -> tuple[Grid |
             return None
         if not line.strip() and drawing.value(" ") is None:
             return None  # a blank line is a row only of a drawing whose cells may all be blank
+        if not i and drawing.above and line.rstrip(" ") == drawing.above[-1]:
+            return None  # the frame line learned just above the rows (column labels at the cells) is no row
         if i and tuple(line.rstrip(" ") for line in lines[start + (i - 1) * gap + 1:start + i * gap]) != drawing.between:
             return None
         padded = line.ljust(drawing.columns[-1] + 1)
