@@ -518,7 +518,10 @@ def _own_game(spec, milestone, args, result, page: Path, notes: list[str], setti
     """`check --counterexample`: the search, its game printed and put in the report's failing case."""
     from harness.counterexample import make, show
     from harness.reporting import html
-    failing = tuple(case.name for case in result.cases if not case.passed and not case.unbuilt)
+    if any(case.unbuilt for case in result.cases):
+        print("  no game of your own is searched: your program does not build (see above)")
+        return
+    failing = tuple(case.name for case in result.cases if not case.passed)
     print("  searching for a game of your own where your program and the handout part ways ...", flush=True)
     found = make.counterexample(spec, caseload.load_all(spec, milestone), args.submission, str(args.submission),
                                 failing, settings)
