@@ -7,8 +7,8 @@ What a sandboxed program sees:
   command names, the folders the caller passes as `readable`;
 - writable: the `writable` folders the caller passes (an empty one, such as a fresh run
   folder, is given as a private tmpfs of `_TMPFS_BYTES`, so nothing written there reaches the
-  disk or outlives the run), and a private /tmp of the same size;
-- a minimal /dev, the /proc of its own pid namespace, no network, no IPC with the host.
+  disk or outlives the run), and a private /tmp and /dev/shm of the same size;
+- a minimal, read-only /dev, the /proc of its own pid namespace, no network, no IPC with the host.
 Nothing else exists for it: home folders, any checkout of the project or of a course, the
 cases, the reports and /etc/shadow are simply not there.
 
@@ -269,6 +269,14 @@ def _tmpfs() -> list[str]:
     return [*opened, *sized, "--tmpfs"]
 
 
+def _dev() -> list[str]:
+    """A minimal /dev that holds no more than the run's other tmpfs: bwrap makes it a tmpfs of no
+    size of its own, which the user-namespace uid owns, so it is made read-only (its device nodes
+    stay usable) and /dev/shm, where POSIX shared memory lives, is a private tmpfs of `_TMPFS_BYTES`
+    (what a run writes there is memory, charged to the run's control group as its own pages are)."""
+    return ["--dev", "/dev", "--remount-ro", "/dev", *_tmpfs(), "/dev/shm"]
+
+
 def _give(folder: str, uid: int) -> None:
     """Make `folder` and everything in it the sandbox uid's, links included but not followed."""
     os.lchown(folder, uid, uid)
@@ -318,7 +326,7 @@ def _wrap(command: list[str], writable: list[str], readable: list[str], cwd: str
         mounts.add(["--bind", folder], folder)
     args = ["bwrap", "--die-with-parent", "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
             "--unshare-cgroup-try", "--hostname", "sandbox", *system,
-            "--dev", "/dev", "--proc", "/proc", *counters.binds(), *_tmpfs(), "/tmp", *mounts.args, "--chdir", cwd]
+            *_dev(), "--proc", "/proc", *counters.binds(), *_tmpfs(), "/tmp", *mounts.args, "--chdir", cwd]
     if root:
         # mounts are made as root; setpriv keeps just what it needs to make the program a
         # nobody of its own (and to enter its folder), then drops every capability
