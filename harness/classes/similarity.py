@@ -14,6 +14,14 @@ a pair's share for each side is the part of that side's fingerprinted code found
 and the pair's score is the larger share, so a program copied into a larger one still shows.
 With a window of 1 (copydetect's guarantee threshold equal to its noise threshold) every
 k-gram is kept: the scores do not depend on the process's string hashes.
+
+Code most of the class holds is not evidence that two students shared it: on a small game every
+correct program writes the same loops over the board and the same runs of print calls, and two
+programs written apart share them. A k-gram held by more than half of the class's submissions
+of a language, and by at least COMMON_LEAST of them, is set aside like the spec's files before
+any pair is scored (as MOSS's `-m` and Dolos's fingerprint percentage do); a copy shares far more
+than that, so it stays on top. A class of fewer than COMMON_LEAST submissions of a language has
+no such code to tell: its pairs are scored on everything.
 """
 import bisect
 import importlib.util
@@ -34,6 +42,7 @@ DEFAULT_THRESHOLD = 50.0  # percent of either submission's code found in the oth
 NOISE = 25  # copydetect's noise threshold: the shortest match that counts, in filtered characters
 SHOWN_PAIRS = 100  # pairs opened side by side on the page (the rest stay in the ranking)
 BELOW_SHOWN = 10  # the closest pairs under the threshold, listed to judge it
+COMMON_LEAST = 3  # submissions that must hold a k-gram (and more than half the class) for it to be the class's own
 WHY_CHARS = 300  # of the reason a submission is not compared
 # The Pygments lexer of each language intake names (intake.SOURCE_SUFFIXES).
 LEXERS = {"java": "java", "python": "python", "cpp": "cpp", "c": "c", "c#": "csharp", "javascript": "javascript",
@@ -106,6 +115,10 @@ def compare(spec, entries: list[classroom.Entry], threshold: float, links: dict[
         for doc in docs.values():
             doc.fingerprint = _fingerprint(CodeFingerprint, doc, provided)
         documents[entry.name] = docs
+    common = _common(documents)
+    for docs in documents.values():
+        for doc in docs.values():
+            _set_aside(doc.fingerprint, common.get(doc.language, set()))
     scored = []
     for a, b in itertools.combinations(documents, 2):
         pair = _pair(a, documents[a], b, documents[b])
@@ -127,7 +140,44 @@ def compare(spec, entries: list[classroom.Entry], threshold: float, links: dict[
             side.original = visible(_original(by_name.get(side.name)))
             side.name = visible(side.name)
     return page.Page(spec.title, threshold, above, below, len(documents), len(scored), skipped, boilerplate_files,
-                     f"copydetect {__version__}", NOISE, SHOWN_PAIRS)
+                     f"copydetect {__version__}", NOISE, SHOWN_PAIRS, _common_said(common, documents))
+
+
+def _common(documents: dict[str, dict[str, Document]]) -> dict[str, set]:
+    """By language, the k-grams more than half of the submissions of that language hold, and at
+    least COMMON_LEAST of them: what the class writes alike, not what two students shared."""
+    held: dict[str, dict] = {}
+    counts: dict[str, int] = {}
+    for docs in documents.values():
+        for language, doc in docs.items():
+            counts[language] = counts.get(language, 0) + 1
+            tally = held.setdefault(language, {})
+            for h in doc.fingerprint.hashes:
+                tally[h] = tally.get(h, 0) + 1
+    return {language: {h for h, n in tally.items() if n >= COMMON_LEAST and 2 * n > counts[language]}
+            for language, tally in held.items()}
+
+
+def _set_aside(fingerprint, common: set) -> None:
+    """Take the class's common k-grams out of a fingerprint, as `_fingerprint` takes out the spec's."""
+    from copydetect.utils import get_token_coverage
+
+    if not common or not fingerprint.hashes & common:
+        return
+    fingerprint.hash_idx = {h: at for h, at in fingerprint.hash_idx.items() if h not in common}
+    fingerprint.hashes = set(fingerprint.hash_idx)
+    fingerprint.token_coverage = get_token_coverage(fingerprint.hash_idx, NOISE, len(fingerprint.filtered_code))
+
+
+def _common_said(common: dict[str, set], documents: dict[str, dict[str, Document]]) -> str:
+    """One line for the page: how much code was the class's own, by language."""
+    counts: dict[str, int] = {}
+    for docs in documents.values():
+        for language in docs:
+            counts[language] = counts.get(language, 0) + 1
+    said = [f"{len(found):,} of {language}'s k-grams (held by more than half of its {counts[language]} submissions)"
+            for language, found in sorted(common.items()) if found]
+    return "; ".join(said)
 
 
 def _original(entry: classroom.Entry | None) -> str:

@@ -67,6 +67,7 @@ class Page:
     detector: str
     noise: int
     shown_pairs: int
+    common: str = ""  # the code the class holds alike, set aside (classes/similarity.py), in words
 
 
 def open_side_by_side(pair: Pair, docs_a: dict, docs_b: dict, marks_a: dict, marks_b: dict, count: int) -> None:
