@@ -10,7 +10,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from harness import arguments
+from harness import arguments, languages
 from harness.loading import config
 from harness.building import build as builder
 from harness.building import reference
@@ -56,7 +56,7 @@ def _parser(epilog: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--solution", nargs="+", required=True, type=arguments.path, metavar="FILE",
                    help="your solution's source files (Java, C++ or Python): the reference and the correct sample")
     p.add_argument("--handout", type=arguments.path, metavar="FILE", help="the handout, copied beside the spec")
-    p.add_argument("--language", choices=["java", "cpp", "python"], help="default: from the files' extensions")
+    p.add_argument("--language", choices=languages.GRADED_NAMES, help="default: from the files' extensions")
     p.add_argument("--main", help="the main class (Java) or file (Python); default: found in the files")
     p.add_argument("--inputs", nargs="*", default=[], metavar="LINE",
                    help="the lines typed to your solution for the first recorded case")

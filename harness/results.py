@@ -8,6 +8,7 @@ validates against harness/loading/schemas/result.schema.json.
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
 
+from harness import languages
 from harness.outcome import End
 from harness.transcript import Transcript
 
@@ -143,7 +144,6 @@ class ItemScore:
     charged_failures: int = 0  # other items' cases that failed at a turn of this item's (one mistake, one deduction)
 
 
-LANGUAGE_NAMES = {"java": "Java", "cpp": "C++", "python": "Python"}
 
 
 REUSED_BUILD = "compiled output reused from an identical earlier build (same sources, recipe and compiler)"
@@ -177,8 +177,8 @@ class BuildSummary:
         """What the instructor must know when the handout's language was not used, else ""."""
         if not self.handout_language or not self.language:
             return ""
-        return (f"written in {LANGUAGE_NAMES.get(self.language, self.language)}, though the handout asks for "
-                f"{LANGUAGE_NAMES.get(self.handout_language, self.handout_language)}: graded on its merits")
+        return (f"written in {languages.title(self.language)}, though the handout asks for "
+                f"{languages.title(self.handout_language)}: graded on its merits")
 
     @property
     def further(self) -> str:

@@ -36,7 +36,7 @@ from tests.helpers import FIXTURE, ROOT, copy_project, own_game  # noqa: E402
 # no program, read no course game's cases through a process and are not marked slow.
 UNIT_MODULES = {"test_compare", "test_drawing", "test_facts_by_turn", "test_import_graph", "test_learned_readings",
                 "test_owners", "test_readers", "test_safe_text", "test_scoring", "test_suspects", "test_yamlfile",
-                "test_csv_cells"}
+                "test_csv_cells", "test_languages"}
 
 
 def pytest_collection_modifyitems(items):

@@ -35,21 +35,16 @@ from harness.loading import config, paths
 from harness.running.environment import child_env
 from harness.building.intake import Choice, IntakeProblem, Submission
 from harness.loading.spec import Language, Spec, Target
-from harness.results import LANGUAGE_NAMES
+from harness import languages
 
 JVM_FLAGS = [
     "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1", "-XX:-UsePerfData", "-Xshare:auto", "-Xmx256m",
     "-XX:ErrorFile=/tmp/hs_err_%p.log", "-Dfile.encoding=UTF-8",
 ]
-RECIPES = {
-    "java": {"exts": (".java",), "headers": (),
-             "build": ["javac -encoding UTF-8 -proc:none -Xlint:none -d {out} {sources}"],
-             "run": "java {jvm} -cp {out} {main} {args}"},
-    "cpp": {"exts": (".cpp", ".cc", ".cxx"), "headers": (".h", ".hpp", ".hh", ".hxx", ".inl", ".tpp", ".ipp"),
-            "build": ["g++ -std=c++17 -Wall -Wextra -O2 -o {out}/program {sources}"],
-            "run": "{out}/program {args}"},
-    "python": {"exts": (".py",), "headers": (), "build": [], "run": "{python} -S {src}/{main} {args}"},
-}
+# Each graded language's default recipe (harness.languages): the files it compiles, the ones it
+# includes, its build steps and its run command.
+RECIPES = {language.name: {"exts": language.sources, "headers": language.headers, "build": list(language.build),
+                           "run": language.run} for language in languages.GRADED}
 # A submission's Python is the real interpreter, not a virtual environment's link to it: the
 # environment may sit in a folder the sandbox hides, and -S needs no site-packages anyway.
 SUBMISSION_PYTHON = os.path.realpath(sys.executable)
@@ -141,7 +136,7 @@ def choose_language(sub: Submission, target: Target) -> tuple[Language, dict[str
 
 
 def _language_name(language: str) -> str:
-    return LANGUAGE_NAMES.get(language, language)
+    return languages.title(language)
 
 
 def expected(target: Target) -> str:

@@ -28,6 +28,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from harness import languages
 from harness.building import diagnose
 from harness.loading import paths
 
@@ -40,10 +41,6 @@ IGNORED_DIRS = frozenset({"__MACOSX", ".git", ".svn", ".hg", ".idea", ".vscode",
                           "__pycache__", "bin", "out", "node_modules", "cmake-build-debug", "cmake-build-release"})
 IGNORED_SUFFIXES = (".class", ".o", ".obj", ".pyc", ".exe")
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tar.xz")
-# The language a source file is written in, by its suffix: what a submission holds is told to
-# its author in these terms (a Python file handed in for a Java assignment, or no source at all).
-SOURCE_SUFFIXES = {".java": "java", ".py": "python", ".cpp": "cpp", ".cc": "cpp", ".cxx": "cpp", ".hpp": "cpp",
-                   ".h": "cpp", ".c": "c", ".cs": "c#", ".js": "javascript", ".kt": "kotlin"}
 FOUND_NAMES = 3  # files named when what a submission holds is told
 
 
@@ -94,7 +91,8 @@ class Choice:
 
 def language_of(name: str) -> str | None:
     """The language a file's suffix says it is written in (None: not a source file)."""
-    return SOURCE_SUFFIXES.get(PurePosixPath(name).suffix.lower())
+    found = languages.by_suffix(name)
+    return found.name if found else None
 
 
 def found(files: list[str]) -> str:

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
+from harness import languages
 from harness.building import intake
 from harness.loading.spec import Spec
 from harness.loading import paths
@@ -54,7 +55,7 @@ class Layout(StrEnum):
 
 FOLDER, FILE, ARCHIVE, MISSING = Layout.FOLDER, Layout.FILE, Layout.ARCHIVE, Layout.MISSING
 CANVAS, MOODLE, BLACKBOARD = Layout.CANVAS, Layout.MOODLE, Layout.BLACKBOARD
-SOURCE_SUFFIXES = (".java", ".py", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh")
+SOURCE_SUFFIXES = tuple(suffix for language in languages.ALL for suffix in language.files)
 # Names a report folder may not take: the class-level files beside the reports.
 RESERVED_NAMES = frozenset({"gradebook.csv", "index.html", "similarity.html", "summary.json", "late-policy.json"})
 NAME_CHARS = 80
@@ -319,15 +320,18 @@ def read_receipt(path: Path) -> Receipt:
     except OSError:
         return Receipt()
     header: list[str] = []
-    for line in data.decode("utf-8-sig", errors="replace").splitlines():
+    # lines end where Blackboard ends them, at "\n": a profile name holding another line break
+    # (U+2028, a lone CR, ...) stays inside its Name line, and of the Date Submitted lines the
+    # one Blackboard writes after the Name line is the last
+    for line in data.decode("utf-8-sig", errors="replace").split("\n"):
         if not line.strip():
             if header:
                 break
             continue
         header.append(line.strip())
     name = next((line for line in header if line.startswith("Name:")), "")
-    submitted = next((line[len("Date Submitted:"):].strip() for line in header if line.startswith("Date Submitted:")), "")
-    return Receipt(name, submitted)
+    dates = [line[len("Date Submitted:"):].strip() for line in header if line.startswith("Date Submitted:")]
+    return Receipt(name, dates[-1] if dates else "")
 
 
 def children(folder: Path, exclude: set[str] = frozenset()) -> Found:

@@ -32,6 +32,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from harness import languages
 from harness.building import intake
 from harness.classes import classroom
 from harness.reporting import similarity as page
@@ -44,9 +45,8 @@ SHOWN_PAIRS = 100  # pairs opened side by side on the page (the rest stay in the
 BELOW_SHOWN = 10  # the closest pairs under the threshold, listed to judge it
 COMMON_LEAST = 3  # submissions that must hold a k-gram (and more than half the class) for it to be the class's own
 WHY_CHARS = 300  # of the reason a submission is not compared
-# The Pygments lexer of each language intake names (intake.SOURCE_SUFFIXES).
-LEXERS = {"java": "java", "python": "python", "cpp": "cpp", "c": "c", "c#": "csharp", "javascript": "javascript",
-          "kotlin": "kotlin"}
+# The Pygments lexer of each language intake names.
+LEXERS = {language.name: language.lexer for language in languages.ALL}
 
 
 @dataclass
@@ -256,7 +256,7 @@ def _reference_files(spec) -> list[Path]:
     if spec.built_reference:
         return [spec.folder / name for name in spec.reference.files]
     words = [word.replace("{spec}", str(spec.folder)) for word in shlex.split(spec.reference)]
-    found = [Path(word) for word in words if word.endswith(tuple(intake.SOURCE_SUFFIXES)) and Path(word).is_file()]
+    found = [Path(word) for word in words if languages.by_suffix(word) is not None and Path(word).is_file()]
     for flag, module in zip(words, words[1:]):
         if flag == "-m":
             try:

@@ -55,7 +55,7 @@ from functools import cache
 from pathlib import Path
 from typing import Iterator
 
-from harness import atomic
+from harness import atomic, languages
 from harness.running import cgroups, counters
 from harness.loading import paths
 from harness.errors import InputError
@@ -68,7 +68,7 @@ _TMPFS_BYTES = 64 << 20
 _SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 _ETC = ("alternatives", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "timezone",
         "nsswitch.conf", "java-*")
-_TOOLS = ("java", "javac", "g++", "gcc", "c++")
+_TOOLS = tuple(tool for language in languages.GRADED for tool in language.tools)  # their installs, seen read-only
 _ARCHIVE_FLAG = "-XX:SharedArchiveFile="
 
 

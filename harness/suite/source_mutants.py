@@ -25,10 +25,9 @@ import difflib
 import re
 from dataclasses import dataclass
 
+from harness import languages
 from harness.suite.mutants import Mutant, between_markers
 
-LANGUAGES = {".java": "java", ".cpp": "cpp", ".cc": "cpp", ".cxx": "cpp", ".h": "cpp", ".hpp": "cpp",
-             ".hh": "cpp", ".hxx": "cpp"}
 MARKER = re.compile(r"//\s*audit:\s*reference-only\b")
 BEGIN = re.compile(r"//\s*audit:\s*begin\s+reference-only\b")
 END = re.compile(r"//\s*audit:\s*end\s+reference-only\b")
@@ -375,8 +374,8 @@ def _diff(module: str, before: str, after: str) -> str:
 
 def language_of(name: str) -> str | None:
     """java or cpp for a source file's name, None for a file the operators do not read."""
-    suffix = "." + name.rsplit(".", 1)[-1] if "." in name else ""
-    return LANGUAGES.get(suffix.lower())
+    found = languages.by_suffix(name)
+    return found.name if found and found.source_mutants else None
 
 
 def generate(source: str, module: str, language: str | None = None) -> list[Mutant]:
