@@ -103,12 +103,12 @@ class End:
             Kind.OUTPUT_LIMIT: "the program to print more than the output limit",
         }[self.kind]
 
-    def differs_from(self, other: "End") -> str:
-        """How a program's end (self) differs from the expected one (`other`), for a person;
-        "" when they are the same: an end that is as expected is not worth a word."""
+    def differs_from(self, other: "End", subject: str = "it") -> str:
+        """How a program's end (self) differs from the expected one (`other`), for a person, the
+        program called `subject`; "" when they are the same: an end as expected is not worth a word."""
         if self == other:
             return ""
-        return f"expected {other.expectation()}, but it {self.describe()}"
+        return f"expected {other.expectation()}, but {subject} {self.describe()}"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -112,7 +112,7 @@ def _compare(expected_events, expected_end: End, actual_events, actual_end: End,
     passed = all(t.equal for t in judged) and end_ok
     result = Comparison(passed, shown, first, end_ok, flags)
     if not end_ok:
-        result.problems.append(actual_end.differs_from(expected_end).replace("but it", "but your program", 1))
+        result.problems.append(actual_end.differs_from(expected_end, subject="your program"))
     if first is not None:
         turn = judged[0] if flags.turns == "last" else shown[first]
         result.difference = describe_difference(turn, view)
