@@ -432,3 +432,74 @@ class _NoInput:
 
     def next_line(self, _output: str) -> str | None:
         return None
+
+
+# The channel the gate leaves (docs/self-check-service.md, "Channels between runs"): a later
+# upload's public runs wait for the hidden runs under way, so when they start says how long those
+# lasted. The sender's hidden case lasts SLOT seconds per unit of its secret symbol (0 to 3: two
+# bits, as a hidden input a program reads could say); its second upload (the receiver) is sent
+# the moment its public results are out, and its public run notes when it starts.
+WAITED = r'''
+import os, sys, time
+LOG = {log!r}
+role, symbol = sys.argv[1], int(sys.argv[2])
+if role == "receive":
+    with open(LOG, "a") as log:
+        log.write(f"{{time.monotonic():.6f}}\n")
+elif role == "hide":
+    time.sleep({slot} * symbol)
+print("Start: 2")
+'''
+
+
+def test_the_wait_for_hidden_runs_is_measured_as_a_channel(tmp_path, record_property):
+    """Eight uploads each carry a random symbol of two bits from a hidden run to the public
+    start of the next upload. The rate (bits an upload, less the errors) is recorded for
+    docs/self-check-service.md; what is asserted is only that every symbol was sent and read."""
+    import math
+    import random
+    import time
+
+    slot, symbols = 0.5, 4
+    log = tmp_path / "starts.log"
+    spec, milestone = specs.parse_game("tally", FIXTURE)
+    case = caseload.load_all(spec, milestone, "add-two")[0]
+    folder = tmp_path / "student"
+    folder.mkdir()
+    (folder / "tally.py").write_text(WAITED.format(log=str(log), slot=slot))
+    entry = classroom.Entry(label="s", shown="s", layout="folder", path=folder, name="s")
+    settings = config.Settings(root=FIXTURE, sandbox="off", jobs=2, no_cds=True, gate_dir=tmp_path / "gate")
+    pool = executor.Local(jobs=2, settings=settings)
+    drawn = random.Random(7)
+    sent = [drawn.randrange(symbols) for _ in range(8)]
+    delays = []
+    try:
+        for symbol in sent:
+            public = dataclasses.replace(case, name="public", visibility=Visibility.PUBLIC, seed=None, args=["show", "0"])
+            hidden = dataclasses.replace(case, name="hidden", visibility=Visibility.HIDDEN, seed=None,
+                                         args=["hide", str(symbol)])
+            receiver = dataclasses.replace(case, name="public", visibility=Visibility.PUBLIC, seed=None,
+                                           args=["receive", "0"])
+            told: list = []
+
+            def published(_result, told=told) -> None:  # the sender's public results are out
+                told.append(time.monotonic())
+                told.append(pool.submit(spec, milestone, [receiver], entry))
+
+            first = pool.submit(spec, milestone, [public, hidden], entry, public_done=published)
+            first.result(timeout=120)
+            told[1].result(timeout=120)
+            started = float(log.read_text().split()[-1])
+            delays.append(started - told[0])
+    finally:
+        pool.close()
+    base = min(delays)  # what the wait costs with nothing hidden to wait for
+    read = [min(symbols - 1, max(0, round((delay - base) / slot))) for delay in delays]
+    errors = sum(a != b for a, b in zip(read, sent)) / len(sent)
+    wrong = 0.0 if errors in (0.0, 1.0) else errors * math.log2(symbols - 1) - (
+        errors * math.log2(errors) + (1 - errors) * math.log2(1 - errors))
+    bits = max(0.0, math.log2(symbols) - wrong)
+    record_property("hidden_wait_bits_per_upload", round(bits, 2))
+    print(f"the wait for hidden runs: {len(sent)} uploads of {math.log2(symbols):.0f} bits, slots of {slot} s, "
+          f"{errors:.0%} read wrong: about {bits:.2f} bits an upload (delays {[round(d, 2) for d in delays]})")
+    assert len(delays) == len(sent)
