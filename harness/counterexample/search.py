@@ -32,6 +32,8 @@ CANDIDATES = 2  # differing games shrunk and replayed at most before the search 
 
 
 SHRINK_SECONDS = 60.0  # a shrink's wall time at most (as Hypothesis caps it): past it, partly shrunk
+SEARCH_SECONDS = 180.0  # the whole search's wall time at most: a program that spends each run's time limit
+OWN_GAMES = 5  # failing public cases whose own game is tried first, at most
 
 
 @dataclass
@@ -39,6 +41,7 @@ class Options:
     search: int = SEARCH_GAMES
     shrink: int = shrink.BUDGET
     shrink_seconds: float = SHRINK_SECONDS
+    seconds: float = SEARCH_SECONDS
     exhaustive_menu: int = EXHAUSTIVE_MENU
 
 
@@ -101,11 +104,13 @@ def drawn_games(rng: random.Random, spaces: list[Context], cases: list[Case], me
             yield context, tuple(rng.choice(menu) for _ in range(rng.randint(1, LONGEST)))
 
 
-def _exhaustive(games: Games, context: Context, menu: tuple[str, ...], allowed) -> Trial | None:
+def _exhaustive(games: Games, context: Context, menu: tuple[str, ...], allowed, deadline: float) -> Trial | None:
     """Every game of three lines (in the menu's order, simplest first): the first differing
-    turn's shortest, the simplest among those; None when none differs."""
+    turn's shortest, the simplest among those; None when none differs (or the search's time is up)."""
     best = None
     for lines in product(menu, repeat=3):
+        if time.monotonic() > deadline:
+            break
         judged = games.trial(context, lines)
         if judged.differs and allowed(lines[:judged.turn]) and (best is None or judged.turn < best.turn):
             best = judged
@@ -133,14 +138,16 @@ def find(spec: Spec, cases: list[Case], build: builder.Build, submission: Path, 
 
     def attempts():
         if exhaustive:
-            best = _exhaustive(games, spaces[0], menus_of[spaces[0].target], allowed)
+            best = _exhaustive(games, spaces[0], menus_of[spaces[0].target], allowed, started + options.seconds)
             if best is not None:
                 yield spaces[0], best
         primary = sum(1 for c in spaces if c.case in failing)
         own = [(menus.context(c), tuple(menus.listed(c))) for c in cases
                if c.name in failing and c.visibility == Visibility.PUBLIC and c.target == build.target
-               and not c.strategy]
+               and not c.strategy][:OWN_GAMES]
         for context, lines in own + list(drawn_games(rng, spaces, cases, menus_of, options.search, primary)):
+            if time.monotonic() - started > options.seconds:
+                return
             if (context, lines) not in tried and allowed(lines):
                 tried.add((context, lines))
                 yield context, games.trial(context, lines)
