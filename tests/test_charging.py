@@ -135,3 +135,43 @@ def test_a_wrong_count_beside_a_right_game_is_the_count_lines_item(grader, tmp_p
     own_failed = sum(c.points for c in failed if c.rubric == "drop")
     charged = sum(1 for c in failed if c.rubric != "drop")
     assert items["drop"].earned == pytest.approx(weights["drop"] * (own - own_failed) / (own + charged), abs=1e-3)
+
+
+def _one_piece_per_direction(folder):
+    """Reversi's correct Python sample whose capture turns only the first of the opponent's pieces
+    in each direction: every move that should turn two or more in a line leaves a wrong board."""
+    source = (ROOT / "examples" / "reversi" / "correct-python" / "reversi.py").read_text(encoding="utf-8")
+    flip = "        if mode == CAPTURE:\n            board[y][x] = player"
+    assert source.count(flip) == 1
+    folder.mkdir()
+    (folder / "reversi.py").write_text(source.replace(flip, flip.replace("CAPTURE:", "CAPTURE and count == 0:")),
+                                       encoding="utf-8")
+    return folder
+
+
+def test_a_capture_bug_is_charged_to_capturing_and_the_games_after_it_keep_their_items(grader, tmp_path):
+    """The board a move leaves is capturing's where it is the first thing wrong (spec.yaml's `lines:
+    '^board: '` rule with `changes`): the skip, end, result and alternation cases whose games a
+    one-piece capture derails are charged to `ms2-ms1-features`, and each passes where it is filed,
+    its turns before the capture having matched and the game after it being another one. Only
+    `ms2-ms1-features` loses points, one unit for each charged case and for its own that fail."""
+    spec, milestone = specs.parse_game("reversi", ROOT)
+    cases = [c for c in caseload.load_all(spec, milestone) if c.milestone == "ms2"]
+    result = grader.grade(spec, "ms2", cases, _one_piece_per_direction(tmp_path / "one-per-direction"))
+
+    failed = [c for c in result.cases if c.status == FAILED]
+    others = [c for c in failed if c.rubric != "ms2-ms1-features"]
+    assert others, {c.name: c.reason for c in result.cases}
+    for case in others:
+        assert (case.charged_to, case.own_passed) == ("ms2-ms1-features", True), case.reason
+        assert "the board the move left" in case.reason
+    weights = {item.id: item.points for item in spec.items("ms2") if item.graded}
+    items = {i.id: i for i in result.items}
+    for item in weights:
+        if item != "ms2-ms1-features":
+            assert items[item].earned == pytest.approx(weights[item]), item
+    own = [c for c in cases if c.rubric == "ms2-ms1-features"]
+    own_failed = sum(c.points for c in failed if c.rubric == "ms2-ms1-features")
+    units = sum(c.points for c in own) + len(others)
+    assert items["ms2-ms1-features"].earned == pytest.approx(
+        weights["ms2-ms1-features"] * (sum(c.points for c in own) - own_failed) / units, abs=1e-3)

@@ -102,7 +102,8 @@ def charge(rules: tuple, own_item: str, comparison: compare.Comparison, expected
     # difference in it: an item that looks at little (a stats table) first differs late, after the
     # turn that went wrong (a refused answer that started no new game)
     for turn in range(last + 1):
-        for part in _parts(rules, turn, exp_turns, exp_inputs, own_item):
+        parts = _parts(rules, turn, exp_turns, exp_inputs, own_item)
+        for part in parts:
             if part.item == own_item or part.report and part.item not in reports:
                 continue
             theirs = looks.of(part)
@@ -110,9 +111,10 @@ def charge(rules: tuple, own_item: str, comparison: compare.Comparison, expected
                 continue
             if _differs(theirs, turn) or turn == last and end_only and not theirs.end_ok:
                 rule = part.rule
-                derails = not part.report and not rule.refused
+                # a wrong state a move left makes the rest of its turn another game's (a skip, the end)
+                derails = turn - 1 if part.state else turn if not part.report and not rule.refused else None
                 return Charge(part.item, turn, rule.what, own_passed=own_turns_matched(
-                    rules, own_item, comparison, expected_events, looks, turn if derails else None))
+                    rules, own_item, comparison, expected_events, looks, derails))
     return None
 
 
@@ -120,8 +122,10 @@ def _reports_alone(rules: tuple, own_item: str, looks: "_Looks") -> set[str]:
     """The items of `lines` rules whose lines alone make the case fail: without them (at every
     turn) the case's own item sees nothing wrong."""
     alone = set()
-    for item in dict.fromkeys(rule.item for rule in rules if rule.lines is not None and rule.item != own_item):
-        without_them = looks(own_item, drop=turn_owners.either(r.lines for r in rules if r.item == item and r.lines))
+    for item in dict.fromkeys(rule.item for rule in rules
+                              if rule.lines is not None and not rule.changes and rule.item != own_item):
+        without_them = looks(own_item, drop=turn_owners.either(
+            r.lines for r in rules if r.item == item and r.lines and not r.changes))
         if without_them is not None and without_them.passed:
             alone.add(item)
     return alone
@@ -162,7 +166,8 @@ def own_turns_matched(rules: tuple, own_item: str, scored: compare.Comparison, e
     charged at a line that changes the game (a move, a call, not a refusal or a report) is
     another game after it (`derailed_after`): its own turns there are not judged, so the case
     keeps the turns of its own that matched and its item is never left out for another's
-    mistake; a difference of its own before that does count."""
+    mistake; a difference of its own before that does count. When the charge is the state a
+    move left (a rule's `lines` with `changes`), the rest of that turn is already the other game."""
     exp_turns, exp_inputs = views.split_turns(expected_events)
 
     def excused(index: int, end: bool = False) -> bool:

@@ -6,8 +6,9 @@ those turns by what is typed before them or what the reference prints in them, s
 difference there is charged to the item whose behaviour it is (harness/judging/charging.py);
 a rule marked `refused` names lines the reference refuses, which a replay may leave out to test
 whether they caused a later difference. A rule with `lines` owns only the lines of a turn that
-match it (a report the game prints beside its state: a count, the winner line), the rest of the
-turn staying with the first rule without `lines` that owns it, or with the case's own item.
+match it (a report the game prints beside its state: a count, the winner line; with `changes`,
+the state a move leaves: its board), the rest of the turn staying with the first rule without
+`lines` that owns it, or with the case's own item.
 """
 from dataclasses import dataclass
 
@@ -28,6 +29,7 @@ class OwnerRule:
     turn: str | None = None  # "first" | "last" | None
     refused: bool = False  # the reference refuses the line typed before such a turn: a replay may leave it out
     lines: str | None = None  # RE2 source: the rule owns only the turn's lines matching it (a report)
+    changes: bool = False  # with `lines`: they show the game's state after a line that changes it (a move's board)
 
     def owns(self, index: int, turns: int, typed: str | None, expected: str | None) -> bool:
         if self.turn == "first" and index != 0 or self.turn == "last" and index != turns - 1:
@@ -55,7 +57,7 @@ def parse(doc: yamlfile.Document, items: list[str]) -> tuple[OwnerRule, ...]:
                 raise InputError(f"owners[{index}].{key} is not a pattern RE2 can run: {problem}; write it in RE2's "
                                  "syntax", doc.path, doc.line_of([*where, key])) from None
         rules.append(OwnerRule(data["item"], data["what"], compiled.get("typed"), compiled.get("shows"), data.get("turn"),
-                               bool(data.get("refused", False)), data.get("lines")))
+                               bool(data.get("refused", False)), data.get("lines"), bool(data.get("changes", False))))
     return tuple(rules)
 
 
@@ -77,8 +79,13 @@ class Part:
 
     @property
     def report(self) -> bool:
-        """A report's lines (a rule's `lines`): they change nothing in the game."""
-        return self.keep is not None
+        """A report's lines (a rule's `lines` without `changes`): they change nothing in the game."""
+        return self.keep is not None and not (self.rule is not None and self.rule.changes)
+
+    @property
+    def state(self) -> bool:
+        """The lines that show the game's state after a line that changes it (`lines` with `changes`)."""
+        return self.keep is not None and self.rule is not None and self.rule.changes
 
 
 def either(patterns) -> str | None:
@@ -92,12 +99,15 @@ def either(patterns) -> str | None:
 def parts(rules: tuple[OwnerRule, ...], index: int, turns: int, typed: str | None, expected: str | None,
           own_item: str) -> tuple[Part, ...]:
     """Who owns which lines of turn `index`: each item whose `lines` rules match it (in the rules'
-    order), then the owner of the rest (the first other rule that owns the turn, or `own_item`)."""
+    order; a `changes` rule not at a refused line's turn), then the owner of the rest (the first
+    other rule that owns the turn, or `own_item`)."""
+    whole = owner(rules, index, turns, typed, expected)
     reports: dict[str, list[OwnerRule]] = {}
     for rule in rules:
+        if rule.changes and whole is not None and whole.refused:
+            continue  # a refused line left no new state
         if rule.lines is not None and rule.owns(index, turns, typed, expected):
             reports.setdefault(rule.item, []).append(rule)
-    whole = owner(rules, index, turns, typed, expected)
     rest = whole.item if whole is not None else own_item
     found = [Part(item, found[0], either(r.lines for r in found)) for item, found in reports.items()]
     found.append(Part(rest, whole, None, either(r.lines for item, rs in reports.items() if item != rest for r in rs)))
