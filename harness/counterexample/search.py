@@ -4,9 +4,9 @@ First, where it is affordable (a menu of at most EXHAUSTIVE_MENU lines), every g
 lines in the primary context, so a difference within three lines is always found at its
 shortest; then the failing public cases' own games; then seeded games: a public case's lines
 edited one to three times (a line changed, put in, left out, typed again, another case's game
-from there on), or lines of the menu drawn at random. The whole search is bounded in wall time. The seed is the
-submission's content hash, so the same sources always get the same counterexample. A
-differing game is shrunk (shrink.py) and replayed three times; one that does not differ three
+from there on), or lines of the menu drawn at random; the whole search is bounded in wall
+time. The seed is the submission's content hash, so the same sources always get the same
+counterexample. A differing game is shrunk (shrink.py) and replayed three times; one that does not differ three
 runs of three is never shown, and the search goes on."""
 import hashlib
 import random

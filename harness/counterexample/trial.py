@@ -80,7 +80,9 @@ def judge(inputs: tuple[str, ...], result) -> Trial:
             return Trial(inputs, False, reason=result.reason)
         index = len(result.turns) - 1
     turn = result.turns[index]
-    shown = (lambda text: None if text is None else shown_paths.text(text))  # noqa: E731  the harness's folders as <build>
+    def shown(text: str | None) -> str | None:  # the harness's folders as <build>, <tmp>
+        return None if text is None else shown_paths.text(text)
+
     return Trial(inputs, True, turn.index, shown(turn.expected), shown(turn.actual),
                  result.expected_end.describe() if result.expected_end else "",
                  result.actual_end.describe() if result.actual_end else "",
