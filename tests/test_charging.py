@@ -12,15 +12,16 @@
 Every expected number follows from the spec's weights, the cases' points and the samples'
 expected.yaml.
 """
+import shutil
+
 import pytest
 import yaml
 
+from harness.errors import InputError
 from harness.loading import cases as caseload
 from harness.loading import spec as specs
 from harness.results import FAILED, PASSED
-from tests.helpers import ROOT
-
-pytestmark = pytest.mark.slow
+from tests.helpers import FIXTURE, ROOT
 
 
 def _game(name):
@@ -41,6 +42,28 @@ def _verdicts(result):
     return {c.name: (c.status, c.charged_to, c.own_passed) for c in result.cases}
 
 
+@pytest.mark.parametrize("value, says", [
+    ("'(?=x)Illegal'", "owners[0].lines is not a pattern RE2 can run"),
+    ("['Illegal']", "owners/0/lines: ['Illegal'] is not of type 'string'"),
+])
+def test_a_lines_rule_re2_cannot_run_is_refused_at_its_line(tmp_path, value, says):
+    """A rule's `lines` is an RE2 pattern like `typed` and `shows`: one that RE2 cannot run, or
+    that is no text, stops the spec's loading with the file and the line."""
+    shutil.copytree(FIXTURE / "specs", tmp_path / "specs")
+    (tmp_path / "cases").mkdir()
+    path = tmp_path / "specs" / "tally" / "spec.yaml"
+    line = """  - {item: illegal, what: "the refused line", shows: 'Illegal!', refused: true}"""
+    text = path.read_text(encoding="utf-8")
+    assert line in text
+    changed = line.replace("refused: true}", f"refused: true, lines: {value}}}")
+    path.write_text(text.replace(line, changed, 1), encoding="utf-8")
+    with pytest.raises(InputError) as refused:
+        specs.load("tally", tmp_path)
+    assert str(refused.value).startswith(f"{path}:{path.read_text(encoding='utf-8').splitlines().index(changed) + 1}")
+    assert says in str(refused.value)
+
+
+@pytest.mark.slow
 def test_a_short_board_after_the_last_move_is_charged_to_moves_on_any_board(grader):
     """The end cases that score their whole last turn fail (expected.yaml's list), each charged to
     `moves` whether the short board first shows at a move before the end or only at the winner's
@@ -69,6 +92,7 @@ def test_a_short_board_after_the_last_move_is_charged_to_moves_on_any_board(grad
     assert again.earned == first.earned
 
 
+@pytest.mark.slow
 def test_a_case_charged_at_a_call_keeps_its_own_item(grader):
     """switchPlayers drops the unflippable dice: the play and take cases that switch on their way
     fail at the switch, charged to `switch-players`; their own calls after it play another game
@@ -112,6 +136,7 @@ def _count_misses_slash(folder):
     return folder
 
 
+@pytest.mark.slow
 def test_a_wrong_count_beside_a_right_game_is_the_count_lines_item(grader, tmp_path):
     """The count line is `drop`'s report (spec.yaml's `lines: '^counts:'` rule): a count that
     misses the `/` direction fails the cases that compare counts after a `/` line, a `win` case
@@ -149,6 +174,7 @@ def _one_piece_per_direction(folder):
     return folder
 
 
+@pytest.mark.slow
 def test_a_capture_bug_is_charged_to_capturing_and_the_games_after_it_keep_their_items(grader, tmp_path):
     """The board a move leaves is capturing's where it is the first thing wrong (spec.yaml's `lines:
     '^board: '` rule with `changes`): the skip, end, result and alternation cases whose games a
