@@ -80,6 +80,7 @@ def judge(inputs: tuple[str, ...], result) -> Trial:
             return Trial(inputs, False, reason=result.reason)
         index = len(result.turns) - 1
     turn = result.turns[index]
+
     def shown(text: str | None) -> str | None:  # the harness's folders as <build>, <tmp>
         return None if text is None else shown_paths.text(text)
 
