@@ -225,7 +225,8 @@ def test_a_bug_met_in_another_items_case_is_charged_to_the_item_it_breaks_and_sa
     words = [i for i, line in enumerate(by_name["end-cycle"].typed, 1) if not is_number(line)]
     assert by_name["end-cycle"].status == FAILED and by_name["end-cycle"].charged_to == "illegal"
     assert by_name["end-cycle"].reason.startswith(
-        f"charged to `illegal`: the refused line at turn {words[0]} of `end-cycle`")
+        f"charged to `illegal`: the refused line after your {words[0]}"
+        f"{ {1: 'st', 2: 'nd', 3: 'rd'}.get(words[0] % 10 if words[0] % 100 not in (11, 12, 13) else 0, 'th') } input in `end-cycle`")
     items = {i.id: i for i in result.items}
     assert items["end"].earned == items["end"].weight and items["end"].cases_gradable == 1
     assert items["illegal"].charged_failures == 1 and items["illegal"].charges == 0

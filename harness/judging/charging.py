@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from harness.judging import compare, views
+from harness.judging.differences import moment
 from harness.loading import owners as turn_owners
 from harness.outcome import End
 from harness.transcript import Transcript
@@ -46,7 +47,7 @@ class Charge:
     replayed: bool = False  # found by a replay without that item's inputs (the difference showed later)
 
     def describe(self, case: str) -> str:
-        said = f"charged to `{self.item}`: {self.what} at turn {self.turn} of `{case}`"
+        said = f"charged to `{self.item}`: {self.what} {moment(self.turn)} in `{case}`"
         if self.replayed:
             said += (" (replayed without it, and the reference likewise, the program no longer differs where it "
                      "did)")

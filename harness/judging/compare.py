@@ -20,7 +20,7 @@ from harness.judging import facts
 from harness.judging.cpu_budget import COMPARE_SECONDS, OverBudget, cpu_budget, spend
 from harness.judging.differences import describe_difference, printed_difference
 from harness.judging.views import View, canonical_messages, comparison_memo, normalise, split_turns, turns_equal
-from harness.outcome import End, Kind
+from harness.outcome import End
 from harness.results import Turn
 
 # Each step loosens the policy a little more; the first step that passes is the hint.
@@ -125,7 +125,7 @@ def _compare(expected_events, expected_end: End, actual_events, actual_end: End,
             result.hint = _hint(exp_turns, exp_inputs, act_turns, act_inputs, view)
         if view.reads_facts:  # the facts say what differs; the program's own lines say where
             index = turn.index if turn.index < len(printed[1]) else len(printed[1]) - 1
-            ended = len(printed[1]) - 1 if len(printed[1]) < len(printed[0]) and actual_end.kind == Kind.EXIT else None
+            ended = len(printed[1]) - 1 if len(printed[1]) < len(printed[0]) and actual_end == End.exited(0) else None
             result.difference += printed_difference(printed[0][turn.index] if turn.index < len(printed[0]) else None,
                                                     printed[1][index] if index >= 0 else None, turn.index, ended)
     if view.reads_facts:
