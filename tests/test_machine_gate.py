@@ -17,7 +17,7 @@ from tests.helpers import FIXTURE, ROOT, copy_project
 
 pytestmark = pytest.mark.slow
 
-LINGER = 4.0  # seconds a run waits for one of the other kind to start after it (under the turn limit, 5 s)
+LINGER = 4.0  # seconds a run waits for one of the other kind to start after it (its case's turn limit: 20 s)
 
 # Every run notes its start, then waits until a run of the other kind starts after it (at most
 # LINGER seconds), then notes its end: two runs of different kinds under way at once always
@@ -54,7 +54,9 @@ def _project(tmp_path, name: str, kind: str):
     for path in cases.glob("*.yaml"):
         path.unlink()
     for n in (1, 2):
-        (cases / f"{kind}-{n}.yaml").write_text(f"visibility: {kind}\nargs: [{kind}]\n" + original, encoding="utf-8")
+        (cases / f"{kind}-{n}.yaml").write_text(f"visibility: {kind}\nargs: [{kind}]\n"
+                                                 "limits: {turn_seconds: 20, run_seconds: 40}\n" + original,
+                                                 encoding="utf-8")  # a lingering run is never cut short
     return project
 
 
