@@ -144,6 +144,12 @@ def _parser(epilog: str | None = None) -> argparse.ArgumentParser:
                    help="where uploads, results and the queue are kept (default: ./serve-data)")
     p.add_argument("--instructor-token", help="the token that opens /instructor (at least 16 characters)")
     p.add_argument("--rate", type=int, default=20, help="self-checks a student may ask for per hour (default: 20)")
+    p.add_argument("--counterexamples", type=int, default=0, metavar="N",
+                   help="search each upload for a game of the student's own where it and the handout part ways, "
+                        "at most N searches per student per game a day (default: 0, none)")
+    p.add_argument("--counterexample-turns", type=int, default=60, metavar="T",
+                   help="with --counterexamples: at most T of the handout's turns shown per student per game a day "
+                        "(default: 60)")
     p.add_argument("--cluster", metavar="ADDRESS",
                    help="grade the uploads on the Dask cluster whose scheduler is at ADDRESS, as `grade --cluster` does")
     p.add_argument("--no-sandbox", action="store_true",
@@ -564,8 +570,10 @@ def cmd_serve(args, settings: config.Settings) -> int:
         raise InputError("serve needs GAME... and --roster FILE (make one with --make-tokens NAMES)")
     if not 0 < args.port < 65536 or args.rate < 1:
         raise InputError("--port must be 1 to 65535 and --rate at least 1")
+    if args.counterexamples < 0 or args.counterexample_turns < 1:
+        raise InputError("--counterexamples must be 0 (none) or more, and --counterexample-turns at least 1")
     try:
-        from harness.serve import start
+        from harness.serve import own, start
     except ImportError:
         raise InputError("serve needs the serve extra: pip install 'game-harness[serve]'")
     sock = start.listening(args.host, args.port)  # a port in use is told before anything is loaded
@@ -573,7 +581,8 @@ def cmd_serve(args, settings: config.Settings) -> int:
         spec, milestone = _game(game, settings)
         _check_reference(spec, caseload.load_all(spec, milestone))
     return start.run(args.games, args.roster, args.host, args.port, args.data, args.instructor_token, args.rate,
-                     args.no_sandbox, cluster_address=args.cluster, sock=sock, settings=settings)
+                     args.no_sandbox, cluster_address=args.cluster, sock=sock, settings=settings,
+                     policy=own.Policy(args.counterexamples, args.counterexample_turns))
 
 
 def cmd_run(args, settings: config.Settings) -> int:

@@ -10,6 +10,7 @@ from harness.loading import cases as caseload
 from harness.loading import config
 from harness.loading.cases import Case
 from harness.loading.spec import Spec
+from harness.results import Visibility
 
 
 def _built(spec: Spec, submission: Path, target: str, settings: config.Settings) -> builder.Build | None:
@@ -22,18 +23,21 @@ def _built(spec: Spec, submission: Path, target: str, settings: config.Settings)
 
 def counterexample(spec: Spec, cases: list[Case], submission: Path, shown_as: str, failing: tuple[str, ...] = (),
                    settings: config.Settings = config.DEFAULTS,
-                   options: search.Options = search.Options()) -> Counterexample | None:
+                   options: search.Options = search.Options(), public_contexts: bool = False) -> Counterexample | None:
     """The counterexample of a submission on `cases` (all of a milestone's: the hidden ones are
-    only kept out of it); `shown_as`: the submission as the replay command names it. None when it
-    does not build or no difference is found within the budget."""
+    only kept out of it); `shown_as`: the submission as the replay command names it;
+    `public_contexts`: games played in the public cases' contexts only (the service's: nothing
+    of a hidden case, not even its item or seed, is in what is shown). None when it does not
+    build or no difference is found within the budget."""
     failed = [case for case in cases if case.name in failing]
-    target = failed[0].target if failed else cases[0].target
+    contexts = [case for case in cases if case.visibility == Visibility.PUBLIC] if public_contexts else None
+    target = failed[0].target if failed else (contexts or cases)[0].target
     made = _built(spec, submission, target, settings)
     if made is None:
         return None
     try:
         found = search.find(spec, cases, made, submission, failing, options,
-                            lines_from=caseload.load_all(spec, None, public_only=True))
+                            lines_from=caseload.load_all(spec, None, public_only=True), contexts_from=contexts)
     finally:
         builder.cleanup(made)
     if found is not None:

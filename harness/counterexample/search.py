@@ -121,15 +121,19 @@ def _exhaustive(games: Games, context: Context, menu: tuple[str, ...], allowed, 
 
 
 def find(spec: Spec, cases: list[Case], build: builder.Build, submission: Path, failing: tuple[str, ...] = (),
-         options: Options = Options(), lines_from: list[Case] | None = None) -> Counterexample | None:
+         options: Options = Options(), lines_from: list[Case] | None = None,
+         contexts_from: list[Case] | None = None) -> Counterexample | None:
     """A counterexample of the built program, or None (no difference found within the budget).
     `cases`: the milestone's (the hidden ones only kept out of it); `lines_from`: the cases whose
-    public lines make the menu (default: `cases`; the front doors give every milestone's)."""
+    public lines make the menu (default: `cases`; the front doors give every milestone's);
+    `contexts_from`: the cases whose contexts games are played in (default: `cases`; the
+    service gives the public ones, so no hidden case's item, arguments or seed is shown)."""
     started = time.monotonic()
     games = Games(spec, build)
     hidden = secrecy.hidden_games(cases)
     allowed = lambda lines: not secrecy.reveals(lines, hidden)  # noqa: E731
-    spaces = [c for c in contexts(cases, failing) if c.target == build.target]
+    spaces = [c for c in contexts(cases if contexts_from is None else contexts_from, failing)
+              if c.target == build.target]
     if not spaces:
         return None
     menus_of = {c.target: menus.build(lines_from or cases, c.target) for c in spaces}

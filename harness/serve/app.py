@@ -30,7 +30,7 @@ from harness.building import intake
 from harness.loading import stages
 from harness.reporting import hidden
 from harness.reporting import html as report_html
-from harness.serve import form, openapi, page, views
+from harness.serve import form, openapi, own, page, views
 from harness.serve.queue import Game, Worker
 from harness.serve.store import DONE, QUEUED, Store
 from harness.serve.tokens import Roster
@@ -63,6 +63,7 @@ class Settings:
     max_bytes: int = MAX_UPLOAD_BYTES
     max_files: int = MAX_FILES
     rate: int = RATE_PER_HOUR
+    counterexamples: own.Policy = field(default_factory=own.Policy)  # the students' own games (--counterexamples)
     bodies: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(MAX_BODIES))
     takers: ThreadPoolExecutor = field(  # not the pool quick requests use: they never wait behind an archive
         default_factory=lambda: ThreadPoolExecutor(max_workers=TAKERS, thread_name_prefix="intake"))
@@ -279,7 +280,14 @@ class App:
                 data["result"] = views.student_summary(shown, staged)
                 data["text"] = views.student_text(shown, staged)
                 data["report"] = f"/api/submissions/{row.id}/report"
+                data["own_game"] = own.student_view(self.s.store.own(row.id), self.s.counterexamples)
         return data
+
+    def _moment(self, row) -> tuple:
+        """What a student's long poll waits on: the state, and once done whether its own game is
+        still being searched (the poll is answered when the search ends)."""
+        record = self.s.store.own(row.id) if row.state == DONE else None
+        return row.state, record is not None and record["status"] == own.SEARCHING
 
     def _staged(self, row, shown: views.Shown) -> "hidden.HiddenView | None":
         """What the game's `hidden_stages:` show the student now of the failed hidden cases (None:
@@ -320,7 +328,7 @@ class App:
         self.s.waits[student] = self.s.waits.get(student, 0) + 1  # taken with the check: no await between
         try:
             row = await run_in_threadpool(self._own, request)
-            if row.state != DONE:
+            if await run_in_threadpool(self._moment, row) != (DONE, False):
                 row = await self._changed(request, row, wait)
         finally:
             self.s.waits[student] -= 1
@@ -330,13 +338,13 @@ class App:
         """The row once its state is no longer the one it had, after `wait` seconds, or as it is
         when the client goes away (its poll no longer counts then)."""
         loop = asyncio.get_running_loop()
-        end, state = loop.time() + wait, row.state
+        end, state = loop.time() + wait, await run_in_threadpool(self._moment, row)
         gone = asyncio.ensure_future(_disconnected(request))
         try:
             while loop.time() < end and not gone.done():
                 event = self.s.changes.event  # taken before the row is read: a change after it sets this one
                 row = await run_in_threadpool(self._own, request)
-                if row.state != state:
+                if await run_in_threadpool(self._moment, row) != state:
                     break
                 changed = asyncio.ensure_future(event.wait())
                 try:
@@ -393,6 +401,9 @@ class App:
         results = await run_in_threadpool(self._latest, game)
         text = await run_in_threadpool(views.class_page, results, spec.title, self.s.games[game].milestone,
                                        lambda ident: f"/instructor/submissions/{ident}/report")
+        policy = self.s.counterexamples
+        if policy.on:
+            text = views.with_own_games(text, await run_in_threadpool(self.s.store.own_counts, game), policy)
         return HTMLResponse(text, headers={**SECURITY_HEADERS, "Content-Security-Policy": REPORT_POLICY})
 
     async def instructor_report(self, request: Request) -> Response:
@@ -447,8 +458,21 @@ class App:
             if result is not None:
                 data.update(percent=result.percent, passed=result.passed, total=result.total,
                             status=str(result.status), report=f"/instructor/submissions/{row.id}/report")
+            record = self.s.store.own(row.id)
+            if record is not None:
+                data["own_game"] = record
             out.append(data)
         return JSONResponse({"student": student, "submissions": out}, headers=SECURITY_HEADERS)
+
+    async def own_games(self, request: Request) -> Response:
+        """Per game: the own games shown, how many next submissions no longer differ on theirs,
+        the reference's turns shown, and the limits."""
+        self._instructor(request)
+        game = self._game(request)
+        counts = await run_in_threadpool(self.s.store.own_counts, game)
+        policy = self.s.counterexamples
+        return JSONResponse({"game": game, "per_day": policy.per_day, "turns_per_day": policy.turns, **counts},
+                            headers=SECURITY_HEADERS)
 
     async def gradebook(self, request: Request) -> Response:
         self._instructor(request)
@@ -495,6 +519,7 @@ def make(settings: Settings) -> Starlette:
               Route("/api/submissions/{ident}/report", app.report),
               Route("/instructor", app.instructor),
               Route("/instructor/gradebook.csv", app.gradebook),
+              Route("/instructor/counterexamples", app.own_games),
               Route("/instructor/students/{student}", app.history),
               Route("/instructor/submissions/{ident}", app.graded),
               Route("/instructor/submissions/{ident}/report", app.instructor_report)]

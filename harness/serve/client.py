@@ -108,6 +108,8 @@ def check(game: str, submission: Path, server: str, token: str, output: Path) ->
         accepted = client.call("/api/submissions", body, content_type)
         state = wait(client, accepted["url"])
         print(state["text"], end="")
+        if state.get("own_game", {}).get("status") not in (None, "not computed"):
+            print(own_text(state["own_game"]), end="")
         try:
             report = client.call(state["report"], raw=True)
             folder = output / f"check-{game.split(':')[0]}"
@@ -120,19 +122,33 @@ def check(game: str, submission: Path, server: str, token: str, output: Path) ->
     return 0 if state["result"]["all_passed"] else 1
 
 
+def own_text(view: dict) -> str:
+    """The service's game of the student's own (`own_game`) as a local `check --counterexample` prints it."""
+    if view.get("status") == "found":
+        return "".join(f"  {visible(line)}\n" for line in str(view.get("text", "")).splitlines())
+    if view.get("status") == "none found":
+        return ("  no game of your own found where your program and the handout part ways (the search is "
+                "bounded: this is not a proof that there is none)\n")
+    why = f" ({visible(str(view['why']))})" if view.get("why") else ""
+    return f"  game of your own: {visible(str(view.get('status')))}{why}\n"
+
+
 def wait(client: Client, url: str) -> dict:
     """Follow the submission until graded (long polls: the server answers on a change), saying
-    the queue position, then how many of the public cases are done (out of those its result lists)."""
+    the queue position, then how many of the public cases are done (out of those its result lists),
+    then, where the service searches one, until the game of the student's own is searched."""
     said, deadline = "", time.monotonic() + WAIT_SECONDS
     tty = sys.stderr.isatty()
     while True:
         state = client.call(f"{url}?wait={FOLLOW_SECONDS:g}")
-        if state["state"] == "done":
+        if state["state"] == "done" and state.get("own_game", {}).get("status") != "searching":
             if said and tty:
                 print("\r" + " " * len(said) + "\r", end="", file=sys.stderr, flush=True)
             return state
         line = (f"queued: {state.get('position', 0)} ahead of you" if state["state"] == "queued"
                 else f"running: {state['cases_done']} of {state['cases_total']} public cases done" if "cases_total" in state
+                else "searching for a game of your own where your program and the handout part ways…"
+                if state["state"] == "done"
                 else "running your program on the public cases…")
         if line != said:
             print(("\r" + line.ljust(len(said))) if tty else line, end="" if tty else "\n", file=sys.stderr, flush=True)

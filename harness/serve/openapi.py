@@ -25,7 +25,19 @@ def document(max_bytes: int) -> dict:
                     "cases_total": {"type": "integer", "description": "public cases in all (while they run); hidden cases run after the result is out, unseen"},
                     "text": {"type": "string", "description": "what a local `harness check` prints (public cases)"},
                     "report": {"type": "string", "description": "the HTML report's path"},
-                    "result": {"type": "object", "description": "public cases, their score (not the grade), the hidden count"}}},
+                    "result": {"type": "object", "description": "public cases, their score (not the grade), the hidden count"},
+                    "own_game": {"$ref": "#/components/schemas/OwnGame"}}},
+                "OwnGame": {"type": "object", "description": "a game of the student's own where the program and "
+                                                             "the handout part ways (`harness serve --counterexamples N`)",
+                            "properties": {
+                                "status": {"enum": ["found", "none found", "limit reached for today", "searching",
+                                                    "not computed"]},
+                                "why": {"type": "string", "description": "why there is no game (a limit, no build)"},
+                                "game": {"type": "object", "description": "inputs (typed up to the first differing "
+                                         "turn), turn, expected and actual (both outputs at that turn, nothing of "
+                                         "the handout after it), expected_end, actual_end, start, rubric, "
+                                         "partly_shrunk, replay (the command that replays it)"},
+                                "text": {"type": "string", "description": "the game as `harness check --counterexample` prints it"}}},
             },
         },
         "paths": {
@@ -44,7 +56,8 @@ def document(max_bytes: int) -> dict:
                 "get": {"summary": "your submissions", "security": student,
                         "responses": {"200": {"description": "the list"}, "401": _ERROR}}},
             "/api/submissions/{ident}": {"get": {
-                "summary": "a submission's state, then its result (public cases only)", "security": student,
+                "summary": "a submission's state, then its result (public cases only) and its own game; "
+                           "a wait is held while the own game is searched too", "security": student,
                 "parameters": ident + [{"name": "wait", "in": "query", "required": False,
                                         "schema": {"type": "number", "minimum": 0, "maximum": 30},
                                         "description": "hold the answer until the state changes, at most this many seconds"}],
@@ -62,6 +75,12 @@ def document(max_bytes: int) -> dict:
             "/instructor/gradebook.csv": {"get": {"summary": "the gradebook of the latest self-checks",
                                                   "security": [{"instructor": []}],
                                                   "responses": {"200": {"description": "CSV"}, "401": _ERROR}}},
+            "/instructor/counterexamples": {"get": {
+                "summary": "the students' own games of a game: shown, played to the next submission, no longer "
+                           "differing there, the handout's turns shown, searches that found none or were past the limit",
+                "security": [{"instructor": []}],
+                "parameters": [{"name": "game", "in": "query", "schema": {"type": "string"}}],
+                "responses": {"200": {"description": "JSON"}, "401": _ERROR, "404": _ERROR}}},
             "/instructor/students/{student}": {"get": {"summary": "a student's history", "security": [{"instructor": []}],
                                                        "parameters": [{"name": "student", "in": "path", "required": True,
                                                                        "schema": {"type": "string"}}],

@@ -22,7 +22,7 @@ from harness.classes import classroom, executor, gate
 from harness.grading import scoring
 from harness.loading import config
 from harness.results import FAILED, CaseResult, Cause, SubmissionResult, Verdict, Visibility
-from harness.serve import views
+from harness.serve import own, views
 from harness.serve.store import Row, Store
 
 PUBLIC, HIDDEN = "public", "hidden"
@@ -55,12 +55,16 @@ class Game:
 
 class Worker:
     def __init__(self, store: Store, games: dict[str, Game], jobs: int | None = None,
-                 pool: executor.Executor | None = None, settings: config.Settings = config.DEFAULTS):
+                 pool: executor.Executor | None = None, settings: config.Settings = config.DEFAULTS,
+                 policy: own.Policy = own.Policy()):
         self.store, self.games = store, games
         self.pool = pool or executor.Local(jobs, settings=settings)  # settings: the service's, read as it started
         # submissions graded at once: as many as the pool has case workers (their cases share it)
         self.capacity = pool.capacity if pool is not None else self.pool.grader.jobs
         self._phases = _Phases(self.pool, games) if not isinstance(self.pool, executor.Local) else None
+        # a student's own games: searched after each grading, under the gate's public turn
+        self.own = own.OwnGames(store, games, policy, settings,
+                                self._phases.gate if self._phases is not None else self.pool.grader.gate)
         self._wake = threading.Condition()
         self._grading: dict[int, str] = {}  # submission id -> student: every grading under way
         self._unshown: dict[int, str] = {}  # those whose student has not been shown their results yet
@@ -82,6 +86,7 @@ class Worker:
             self._stopped = True
             self._wake.notify_all()
         self._thread.join(timeout=5)
+        self.own.close()
         self.pool.interrupt([])
         if self._phases is not None:
             self._phases.close()
@@ -122,7 +127,7 @@ class Worker:
                 future = self._phases.submit(row.game, entry, shown)
         except RuntimeError:  # the pool is shutting down: the row stays running, queued again on restart
             return
-        future.add_done_callback(lambda done, row=row, entry=entry, game=game: self._done(row, entry, game, done))
+        future.add_done_callback(lambda done, row=row, entry=entry, game=game: self._done(row, entry, game, done, again))
 
     def _progress(self, ident: int, done: int, public: int, total: int) -> None:
         """What the student sees while their public cases run: those cases done, out of the
@@ -139,6 +144,7 @@ class Worker:
         with self._wake:
             if row.id not in self._unshown:
                 return
+        self.own.waiting(row)  # before the student is shown the result: its own game is on its way
         # the hidden count is the game's: on a cluster the public grading has no hidden case in it
         self.store.publish(row.id, views.Shown(views.public(result, game.spec), len(game.hidden)))
         with self._wake:
@@ -146,7 +152,7 @@ class Worker:
             self.cases.pop(row.id, None)
             self._wake.notify_all()
 
-    def _done(self, row: Row, entry, game: Game, future: Future) -> None:
+    def _done(self, row: Row, entry, game: Game, future: Future, again: bool = False) -> None:
         if future.cancelled() or self._stopped:
             return  # left as it is: graded again on the next start
         try:
@@ -156,6 +162,8 @@ class Worker:
         try:
             self._show(row, game, result)  # a grading that ended before its public results were told
             self.store.finish(row.id, result)
+            if not again:
+                self.own.graded(row, result)
         finally:
             with self._wake:
                 self._grading.pop(row.id, None)

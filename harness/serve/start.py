@@ -19,7 +19,7 @@ from harness.loading import config
 from harness.loading import spec as specs
 from harness.running import environment, sandbox
 from harness.building import reference
-from harness.serve import app, guard, lifeline, tokens
+from harness.serve import app, guard, lifeline, own, tokens
 from harness.serve.queue import Game, Worker
 from harness.serve.store import Store
 
@@ -70,8 +70,9 @@ def listening(host: str, port: int) -> socket.socket:
 
 def run(names: list[str], roster_file: Path, host: str, port: int, data: Path, instructor: str | None,
         rate: int, no_sandbox: bool, jobs: int | None = None, cluster_address: str | None = None,
-        sock: socket.socket | None = None, *, settings: config.Settings) -> int:
-    """The service, until it is stopped; `settings`: the command's HARNESS_* settings."""
+        sock: socket.socket | None = None, *, settings: config.Settings, policy: own.Policy = own.Policy()) -> int:
+    """The service, until it is stopped; `settings`: the command's HARNESS_* settings; `policy`:
+    the students' own games (--counterexamples, --counterexample-turns)."""
     sock = sock or listening(host, port)
     pool = None
     if cluster_address is None:
@@ -80,8 +81,9 @@ def run(names: list[str], roster_file: Path, host: str, port: int, data: Path, i
     else:  # as `harness grade --cluster`: each worker checks its own sandbox
         from harness.classes import cluster
         pool = cluster.connect(cluster_address, no_sandbox or settings.sandbox == "off", settings)
-    service = app.Settings(games(names, settings), tokens.load(roster_file, instructor), Store(data), rate=rate)
-    service.worker = Worker(service.store, service.games, jobs, pool, settings)
+    service = app.Settings(games(names, settings), tokens.load(roster_file, instructor), Store(data), rate=rate,
+                           counterexamples=policy)
+    service.worker = Worker(service.store, service.games, jobs, pool, settings, policy)
     queued = sum(1 for row in service.store.everything() if row.state != "done")
     print(f"harness serve: {', '.join(service.games)} for {len(service.roster.students)} students on "
           f"http://{host}:{port}/ (data in {data}; {queued} waiting to be graded)", file=sys.stderr, flush=True)

@@ -45,6 +45,21 @@ CREATE TABLE IF NOT EXISTS submissions (
 );
 CREATE INDEX IF NOT EXISTS by_student ON submissions (student, id);
 CREATE INDEX IF NOT EXISTS by_state ON submissions (state, id);
+CREATE TABLE IF NOT EXISTS own_games (
+    submission INTEGER PRIMARY KEY,
+    student TEXT NOT NULL,
+    game TEXT NOT NULL,
+    created REAL NOT NULL,
+    status TEXT NOT NULL,
+    why TEXT NOT NULL DEFAULT '',
+    sources TEXT NOT NULL DEFAULT '',
+    spent INTEGER NOT NULL DEFAULT 0,
+    turns INTEGER NOT NULL DEFAULT 0,
+    shown TEXT,
+    next INTEGER,
+    next_agrees INTEGER
+);
+CREATE INDEX IF NOT EXISTS own_by_student ON own_games (student, game, created);
 """
 
 
@@ -120,6 +135,9 @@ class Store:
         """On start: a submission left running is done if its student's view (or its whole result)
         was written, else queued again. The done submissions whose whole result is missing (their
         hidden cases were running) are returned: they are graded again for the instructor."""
+        with self._lock:  # a search a stop cut short: not computed (its student may upload again)
+            self._db.execute("UPDATE own_games SET status = 'not computed', why = 'the service was restarted' "
+                             "WHERE status = 'searching'")
         for row in self._rows("WHERE state = ?", RUNNING):
             if self.result_path(row.id).exists() or self.shown_path(row.id).exists():
                 self._set(row.id, DONE, finished=time.time())
@@ -149,6 +167,87 @@ class Store:
         atomic.write_text(self.result_path(ident), exports.json_text(result.to_json()))
         for listener in list(self.graded):
             listener()
+
+    # --- own games (serve/own.py) ----------------------------------------------------
+    # a row per submission whose own game was searched for, or refused: its status, whether it
+    # spent one of the student's searches of the day, the reference's turns it showed, the game
+    # shown (JSON), and whether the student's next submission still differs on it
+
+    def own_begin(self, ident: int, student: str, game: str) -> None:
+        with self._lock:
+            self._db.execute("INSERT OR IGNORE INTO own_games (submission, student, game, created, status) "
+                             "VALUES (?, ?, ?, ?, 'searching')", (ident, student, game, time.time()))
+        self._tell()
+
+    def own_set(self, ident: int, status: str, shown: dict | None = None, sources: str | None = None,
+                spent: bool = False, turns: int = 0, why: str = "") -> None:
+        """The own game's status (a row made if it has none); the long polls are told."""
+        row = self.get(ident)
+        with self._lock:
+            self._db.execute("INSERT OR IGNORE INTO own_games (submission, student, game, created, status) "
+                             "VALUES (?, ?, ?, ?, ?)", (ident, row.student, row.game, time.time(), status))
+            self._db.execute("UPDATE own_games SET status = ?, why = ?, sources = COALESCE(?, sources), spent = ?, "
+                             "turns = ?, shown = ? WHERE submission = ?",
+                             (status, why, sources, int(spent), turns,
+                              None if shown is None else json.dumps(shown, separators=(",", ":")), ident))
+        self._tell()
+
+    def own(self, ident: int) -> dict | None:
+        """The own game's record of a submission, or None (never searched for)."""
+        with self._lock:
+            found = self._db.execute("SELECT status, why, shown, turns FROM own_games WHERE submission = ?",
+                                     (ident,)).fetchone()
+        if found is None:
+            return None
+        return {"status": found[0], "why": found[1], "shown": json.loads(found[2]) if found[2] else None,
+                "turns": found[3]}
+
+    def own_spent(self, student: str, game: str, since: float) -> tuple[int, int, float | None]:
+        """The student's searches spent on the game since `since`, the turns shown, and the oldest's time."""
+        with self._lock:
+            count, turns, oldest = self._db.execute(
+                "SELECT COUNT(*), COALESCE(SUM(turns), 0), MIN(created) FROM own_games "
+                "WHERE student = ? AND game = ? AND spent = 1 AND created >= ?", (student, game, since)).fetchone()
+        return count, turns, oldest
+
+    def own_for_sources(self, student: str, game: str, sources: str, before: int) -> tuple[str, dict | None] | None:
+        """The status and game an earlier submission of the same sources was shown (found or none)."""
+        with self._lock:
+            found = self._db.execute(
+                "SELECT status, shown FROM own_games WHERE student = ? AND game = ? AND sources = ? "
+                "AND submission < ? AND status IN ('found', 'none found') ORDER BY submission DESC LIMIT 1",
+                (student, game, sources, before)).fetchone()
+        return None if found is None else (found[0], json.loads(found[1]) if found[1] else None)
+
+    def own_last_shown(self, student: str, game: str, before: int) -> tuple[int, dict] | None:
+        """The game shown on the student's submission just before `before`, if one was shown
+        there and no later submission was played it yet."""
+        with self._lock:
+            last = self._db.execute("SELECT MAX(id) FROM submissions WHERE student = ? AND game = ? AND id < ?",
+                                    (student, game, before)).fetchone()[0]
+            found = None if last is None else self._db.execute(
+                "SELECT shown FROM own_games WHERE submission = ? AND status = 'found' AND next IS NULL",
+                (last,)).fetchone()
+        return None if found is None or not found[0] else (last, json.loads(found[0]))
+
+    def own_replayed(self, ident: int, next_ident: int, agrees: bool) -> None:
+        with self._lock:
+            self._db.execute("UPDATE own_games SET next = ?, next_agrees = ? WHERE submission = ?",
+                             (next_ident, int(agrees), ident))
+
+    def own_counts(self, game: str) -> dict:
+        """The instructor's counts for one game: games shown, the next submissions played them,
+        those that no longer differ on them, the reference's turns shown, the searches made."""
+        with self._lock:
+            shown, replayed, agree, turns, searched = self._db.execute(
+                "SELECT COALESCE(SUM(status = 'found'), 0), COALESCE(SUM(next IS NOT NULL), 0), "
+                "COALESCE(SUM(next_agrees = 1), 0), COALESCE(SUM(turns), 0), COALESCE(SUM(spent), 0) "
+                "FROM own_games WHERE game = ?", (game,)).fetchone()
+            none, limited = self._db.execute(
+                "SELECT COALESCE(SUM(status = 'none found'), 0), COALESCE(SUM(status = 'limit reached for today'), 0) "
+                "FROM own_games WHERE game = ?", (game,)).fetchone()
+        return {"shown": shown, "next_played": replayed, "next_no_longer_differs": agree, "turns_shown": turns,
+                "searches": searched, "none_found": none, "limit_reached": limited}
 
     def _set(self, ident: int, state: State, finished: float | None = None) -> None:
         with self._lock:

@@ -86,6 +86,17 @@ def class_page(results: list[tuple[int, SubmissionResult]], title: str, mileston
     return writable(summary.render(summary.summarise(reports, [], title, milestone)))
 
 
+def with_own_games(page: str, counts: dict, policy) -> str:
+    """The class page with the students' own games counted on top (a course measures with it
+    whether a shown game helps: how many next submissions no longer differ on it)."""
+    note = (f'<p id="own-games">Games of their own (at most {policy.per_day} a student a day, {policy.turns} of the '
+            f'handout\'s turns): {counts["shown"]} shown, {counts["turns_shown"]} turns of the handout shown; '
+            f'{counts["next_played"]} played to the student\'s next submission, {counts["next_no_longer_differs"]} '
+            f'of those no longer differ; {counts["none_found"]} searches found none, '
+            f'{counts["limit_reached"]} were past the limit.</p>')
+    return page.replace("<body>", "<body>\n" + note, 1)
+
+
 def gradebook(results: list[SubmissionResult], path: Path) -> Path:
     exports.gradebook(results, path)
     return path
