@@ -7,10 +7,9 @@ separator at all, a label before it or on a line of its own, a row of square num
 below it, coins and blanks in colour, a clear screen before it, blank lines around it, spaces at
 line ends) and the wording of the move prompt, the illegal-move message and the winner line (all
 given "for example", in any letter case; the move prompt inline or on its own line, the refusal
-on its own line or just before the prompt again, a blank line after it). Kept: the coin prompt's
-words (the handout asks for it in those words; like the handout's own figure it may end its
-line), what the free texts say (the player to move, that the move is refused, who won), the
-order of the lines, and no board reprinted after a refusal.
+on its own line or just before the prompt again, a blank line after it). Kept: the coin prompt
+(the handout asks for it in those words), what the free texts say (the player to move, that the
+move is refused, who won), the order of the lines, and no board reprinted after a refusal.
 """
 import random
 import re
@@ -18,7 +17,6 @@ import re
 from harness.suite.styling import CLEAR, COLOURS, prompt, sgr
 
 BOARD = re.compile(r"(?:_|\d+)(?: (?:_|\d+))*")
-COIN_PROMPT = "Enter the number of coins: "
 MOVE_PROMPT = re.compile(r"Player ([12]): Enter your move: ")
 WINNER = re.compile(r"Player ([12]) wins!")
 ILLEGAL = "Illegal move! Try again."
@@ -60,7 +58,6 @@ class SilverDollarStyle:
         self.gap = rng.random() < 0.3  # a blank line after the strip
         self.trailing = rng.choice(("", "", "", " ", "  "))  # spaces at every line's end
         self.own_line = rng.random() < 0.3
-        self.count_own_line = rng.random() < 0.2  # the coin prompt ending its line (the handout's figure)
         self.case = rng.choice(CASES)
         self.move = rng.choice(MOVE_PROMPTS)
         self.illegal = rng.choice(ILLEGALS)
@@ -78,7 +75,7 @@ class SilverDollarStyle:
                 + (", a blank line before it" if self.gap_before else "")
                 + (", a blank line after it" if self.gap else "") + (", a clear screen before it" if self.clear else "")]
         return said + [f"move prompt {self.move!r}" + (" on their own line" if self.own_line else "")
-                       + (", the coin prompt on its own line" if self.count_own_line else ""),
+,
                        f"refusal {self.illegal!r}" + (" before the prompt on its line" if self.illegal_inline else "")
                        + (", a blank line after it" if self.gap_after_illegal else ""),
                        f"winner {self.winner!r}, free texts {self.case}"
@@ -147,8 +144,6 @@ class SilverDollarStyle:
             return text + prompt(asked, self.own_line)
         if refusal is not None and self.illegal_inline:
             text += refusal + "\n"
-        if last == COIN_PROMPT:
-            return text + prompt(last, self.count_own_line)
         return text + last
 
 
