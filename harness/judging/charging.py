@@ -104,13 +104,16 @@ def charge(rules: tuple, own_item: str, comparison: compare.Comparison, expected
     # turn that went wrong (a refused answer that started no new game)
     for turn in range(last + 1):
         parts = _parts(rules, turn, exp_turns, exp_inputs, own_item)
+        ending = turn == last and end_only  # only the exit status differs: the turn that ended it owns it
         for part in parts:
-            if part.item == own_item or part.report and part.item not in reports:
+            if part.item == own_item or part.report and part.item not in reports and not ending:
                 continue
+            if ending and part.keep is not None and not (part.report and part.rule.names_turn):
+                continue  # a state, or a report on every turn, never owns an exit status
             theirs = looks.of(part)
             if theirs is None:
                 continue
-            if _differs(theirs, turn) or turn == last and end_only and not theirs.end_ok:
+            if _differs(theirs, turn) or ending and not theirs.end_ok:
                 rule = part.rule
                 # a wrong state a move left makes the rest of its turn another game's (a skip, the end)
                 derails = turn - 1 if part.state else turn if not part.report and not rule.refused else None

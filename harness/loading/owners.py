@@ -31,6 +31,11 @@ class OwnerRule:
     lines: str | None = None  # RE2 source: the rule owns only the turn's lines matching it (a report)
     changes: bool = False  # with `lines`: they show the game's state after a line that changes it (a move's board)
 
+    @property
+    def names_turn(self) -> bool:
+        """The rule says which turns it owns (by what is typed, shown or the turn's place), not every one."""
+        return self.typed is not None or self.shows is not None or self.turn is not None
+
     def owns(self, index: int, turns: int, typed: str | None, expected: str | None) -> bool:
         if self.turn == "first" and index != 0 or self.turn == "last" and index != turns - 1:
             return False
