@@ -1,5 +1,6 @@
-"""The upload page at / and its script: a form (token, game, files), then live progress and
-the report of the public cases, in the local report's look."""
+"""The upload page at / and its script: a form (token, game, files), then live progress, the
+report of the public cases, in the local report's look, and the student's own game where the
+service searches one (or why there is none)."""
 from markupsafe import escape
 
 
@@ -28,6 +29,7 @@ shown; the score here is not your grade. At most {max_bytes // 1024} KB: your so
 </form>
 <div id="progress" role="status"></div>
 <pre id="verdict"></pre>
+<pre id="own-game" hidden></pre>
 <iframe id="report" title="report" sandbox="" hidden></iframe>
 <script src="/app.js"></script>
 </body></html>
@@ -39,13 +41,14 @@ const form = document.getElementById('upload');
 const progress = document.getElementById('progress');
 const verdict = document.getElementById('verdict');
 const frame = document.getElementById('report');
+const ownGame = document.getElementById('own-game');
 const pause = ms => new Promise(done => setTimeout(done, ms));
 
 form.addEventListener('submit', async event => {
   event.preventDefault();
   const token = document.getElementById('token').value;
   const headers = {'Authorization': 'Bearer ' + token};
-  verdict.textContent = ''; verdict.className = ''; frame.hidden = true;
+  verdict.textContent = ''; verdict.className = ''; frame.hidden = true; ownGame.hidden = true;
   progress.textContent = 'Uploading…';
   const sent = new FormData(form);
   sent.delete('token');  // the token goes in the header, checked before the body is read
@@ -57,8 +60,9 @@ form.addEventListener('submit', async event => {
     answer = await fetch(url, {headers, credentials: 'omit'});
     data = await answer.json();
     if (!answer.ok) { progress.textContent = 'Error: ' + data.error; return; }
-    if (data.state === 'done') break;
+    if (data.state === 'done' && !(data.own_game && data.own_game.status === 'searching')) break;
     progress.textContent = data.state === 'queued' ? `Queued: ${data.position} ahead of you`
+      : data.state === 'done' ? 'Searching for a game of your own where your program and the handout part ways…'
       : data.cases_total ? `Running: ${data.cases_done} of ${data.cases_total} public cases done`
       : 'Running your program on the public cases…';
     await pause(700);
@@ -68,6 +72,12 @@ form.addEventListener('submit', async event => {
   verdict.textContent = r.published ? `${r.passed}/${r.total} public cases passed — self-check score ${r.percent.toFixed(1)} %`
                                     : 'No score: the grader failed on a case; submit again';
   verdict.className = r.all_passed ? 'passed' : 'failed';
+  const own = data.own_game;
+  if (own && own.status !== 'not computed') {
+    ownGame.textContent = own.status === 'found' ? own.text
+      : 'Game of your own: ' + own.status + (own.why ? ' (' + own.why + ')' : '');
+    ownGame.hidden = false;
+  }
   answer = await fetch(data.report, {headers, credentials: 'omit'});
   frame.srcdoc = await answer.text();
   frame.hidden = false;
