@@ -80,6 +80,11 @@ class _Looks:
         return self(part.item, part.keep, part.drop)
 
 
+def _earlier(seen: compare.Comparison | None, turn: int) -> bool:
+    """That comparison saw a difference before this turn."""
+    return seen is not None and seen.first_divergence is not None and seen.first_divergence < turn
+
+
 def _differs(seen: compare.Comparison | None, turn: int) -> bool:
     return seen is not None and turn < len(seen.turns) and not seen.turns[turn].equal
 
@@ -113,6 +118,8 @@ def charge(rules: tuple, own_item: str, comparison: compare.Comparison, expected
             theirs = looks.of(part)
             if theirs is None:
                 continue
+            if part.state and _earlier(looks(part.item), turn):
+                continue  # its item saw the game go wrong before (who moves): the board is no longer the move's
             if _differs(theirs, turn) or ending and not theirs.end_ok:
                 rule = part.rule
                 # a wrong state a move left makes the rest of its turn another game's (a skip, the end)
