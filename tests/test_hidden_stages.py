@@ -75,7 +75,7 @@ def test_at_the_names_stage_the_name_and_description_and_nothing_more(tmp_path):
     assert FUTURE in hidden["said"]
     assert NAME in page and DESCRIPTION in page
     for sent in (state, page):
-        assert f'"{secret}"' not in sent and "first differs at turn" not in sent
+        assert f'"{secret}"' not in sent and "first differs after your" not in sent
 
 
 def test_at_the_turn_stage_the_turn_that_differs_without_the_expected_text(tmp_path):
@@ -136,7 +136,7 @@ def test_gradescope_writes_a_hidden_test_at_the_level_of_the_last_stage(tmp_path
     (test,) = [t for t in results["tests"] if t["visibility"] != "visible"]
     text = json.dumps(test)
     assert (NAME in text) == (show != "count") and (DESCRIPTION in text) == (show != "count")
-    assert ("first differs at turn" in text) == (show == "turn")
+    assert ("first differs after your" in text) == (show == "turn")
     if show != "transcript":
         assert f'"{secret}"' not in text and f"'{secret}'" not in text
     assert test["max_score"] > 0  # it counts in the score at every level

@@ -208,7 +208,7 @@ def test_a_stage_in_force_shows_the_failed_hidden_case_and_no_more(tmp_path, har
     assert done.returncode == 1, done.stderr
     test = next(t for t in results_of(grade)["tests"] if t["name"] == "hidden cases")
     assert "1 of 1 hidden case failed" in test["output"] and f"hidden case {HIDDEN}:" in test["output"]
-    assert "first differs at turn" not in test["output"]  # the `turn` stage has not begun
+    assert "first differs after your" not in test["output"]  # the `turn` stage has not begun
     assert "not shown" not in test["description"] and "From 2999-01-01" in test["message"]
 
 

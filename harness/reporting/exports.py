@@ -88,8 +88,8 @@ def _staged_test(test: dict, case: CaseResult, index: int, level: str) -> dict:
     name = f"{case.name} [{case.rubric}]" if level != "count" else f"hidden case {index}"
     output = "" if level == "count" else case.description
     if level == "turn" and case.status != PASSED and case.first_divergence is not None and case.turns:
-        output += f"\n\nYour program's output first differs at turn " \
-                  f"{case.turns[min(case.first_divergence, len(case.turns) - 1)].index}."
+        output += f"\n\nYour program's output first differs " \
+                  f"{moment(case.turns[min(case.first_divergence, len(case.turns) - 1)].index)}."
     return {**test, "name": name, "output": visible(output), "tags": [] if level == "count" else test["tags"]}
 
 

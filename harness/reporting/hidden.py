@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 
 from markupsafe import escape
 
+from harness.judging.differences import moment
 from harness.loading import stages
 from harness.results import PASSED, SubmissionResult, Visibility
 from harness.safe_text import cap, visible
@@ -75,9 +76,9 @@ def text(view: HiddenView) -> str:
         lines.append(f"  {view.failed} of {view.hidden} hidden case{'s' if view.hidden != 1 else ''} failed.")
     for case in view.cases:
         lines.append(f"  hidden case {case.name}: {case.description}"
-                     + (f" (your output first differs at turn {case.turn})" if case.turn is not None else ""))
+                     + (f" (your output first differs {moment(case.turn)})" if case.turn is not None else ""))
         for turn in case.turns:
-            lines.append(f"    turn {turn.index}" + (f" after typing {turn.typed!r}" if turn.typed is not None else ""))
+            lines.append(f"    {moment(turn.index, turn.typed)}")
             lines += [f"      expected: {line}" for line in (turn.expected or "").split("\n")]
             lines += [f"      yours:    {line}" for line in (turn.actual or "").split("\n")]
     return "\n".join(lines) + "\n"
@@ -91,9 +92,9 @@ def html_section(view: HiddenView) -> str:
     for case in view.cases:
         parts.append(f"<div class=\"hidden-case\"><h3>{escape(case.name)}</h3><p>{escape(case.description)}</p>")
         if case.turn is not None and not case.turns:
-            parts.append(f"<p>Your program's output first differs at turn {case.turn}.</p>")
+            parts.append(f"<p>Your program's output first differs {moment(case.turn)}.</p>")
         if case.turns:
-            parts.append("<table><tr><th>turn</th><th>typed</th><th>expected</th><th>your program</th></tr>")
+            parts.append("<table><tr><th>inputs typed</th><th>last typed</th><th>expected</th><th>your program</th></tr>")
             for turn in case.turns:
                 parts.append("<tr>" + "".join(f"<td><pre>{escape(x) if x is not None else ''}</pre></td>"
                                               for x in (str(turn.index), turn.typed, turn.expected, turn.actual))
