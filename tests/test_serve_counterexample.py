@@ -5,12 +5,15 @@ program with a bug is shown its game, the same sources the same game at no cost,
 upload is played the game shown, and the instructor's counts follow. No game shown is a hidden
 case, nor names one."""
 import json
+import os
+import subprocess
+import sys
 import time
 
 from harness.counterexample import secrecy
 from harness.loading import cases as caseload
 from harness.loading import spec as specs
-from tests.helpers import FIXTURE, SAMPLES
+from tests.helpers import FIXTURE, ROOT, SAMPLES
 from tests.test_serve import DEADLINE, HIDDEN_SECRETS, INSTRUCTOR, Server
 
 # bug-add adds 1 whatever legal number is typed: the one-minimal game is the one line 2 (the
@@ -39,6 +42,19 @@ def _checked(server: Server, student: str, sample: str) -> dict:
     status, body = server.upload(student, _sample(sample))
     assert status == 202, body
     return _settled(server, student, json.loads(body)["id"])
+
+
+def _check_with_the_server(server: Server, student: str, sample: str) -> tuple[subprocess.CompletedProcess, dict]:
+    """`harness check --server` (it waits for the own game too), and the submission it made."""
+    done = subprocess.run([sys.executable, "-m", "harness", "check", "tally", os.fsdecode(SAMPLES / sample),
+                           "--server", server.url, "--token", server.tokens[student],
+                           "-o", str(server.folder / "reports")],
+                          cwd=ROOT, env={**os.environ, "HARNESS_ROOT": str(FIXTURE)}, capture_output=True, text=True,
+                          timeout=DEADLINE)
+    status, mine = server.call("/api/submissions", server.tokens[student])
+    assert status == 200, mine
+    ident = json.loads(mine)["submissions"][-1]["id"]
+    return done, _settled(server, student, ident)
 
 
 def _no_hidden_case(state: dict) -> None:
@@ -79,8 +95,11 @@ def test_a_bug_gets_its_game_the_same_sources_the_same_then_the_limit_and_the_fi
     the game shown before it, which it no longer differs on: the instructor's counts say so."""
     server = Server(tmp_path, extra=("--counterexamples", "1")).start()
     try:
-        first = _checked(server, "student0", "bug-add")
+        done, first = _check_with_the_server(server, "student0", "bug-add")
+        assert done.returncode == 1, done.stderr
         _bug_add_game(first)
+        assert "Your own game" in done.stdout and "typed: '2'" in done.stdout
+        assert f"replay it: {first['own_game']['game']['replay']}" in done.stdout
         _no_hidden_case(first)
 
         again = _checked(server, "student0", "bug-add")

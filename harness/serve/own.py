@@ -16,7 +16,9 @@ import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
+from harness.building import intake
 from harness.classes import gate as gates
 from harness.counterexample import make, search, show
 from harness.counterexample.game import Context
@@ -97,7 +99,16 @@ class OwnGames:
         if any(case.unbuilt for case in result.cases):
             self.store.own_set(row.id, NOT_COMPUTED, why="your program does not build")
             return
-        upload = self.store.upload(row.id)
+        taken = intake.open_submission(self.store.upload(row.id))  # the sources as the grading took them in
+        try:
+            self._search_taken(row, result, Path(taken.root))
+        finally:
+            intake.close(taken)
+
+    def _search_taken(self, row, result: SubmissionResult, upload: Path) -> None:
+        """The search on the upload's sources (an archive unpacked: the same sources sent loose or
+        zipped are the same sources)."""
+        game = self.games[row.game]
         sources = str(search.seed_of(upload, game.spec.game))
         kept = self.store.own_for_sources(row.student, row.game, sources, row.id)
         if kept is not None:  # the same sources: the same game, which reveals nothing new
