@@ -284,7 +284,8 @@ def _refuses(words: list[str]) -> bool:
     """The line says the move typed is refused (`Not a legal move!`, `Illegal move, try again.`,
     `That move is not allowed!`, `Invalid move.`)."""
     return any(word in _REFUSING for word in words) or _near(words, _NOT, _FINE) \
-        or _near(words, frozenset(("try",)), frozenset(("again",)), 1) or _near(words, frozenset(("bad",)), _NO_MOVE_WORDS, 1)
+        or _near(words, frozenset(("try",)), frozenset(("again",)), 1) \
+        or _near(words, frozenset(("bad",)), _NO_MOVE_WORDS, 1)
 
 
 def _no_moves(words: list[str]) -> bool:
@@ -301,7 +302,8 @@ def _refuses_in_own_words(words: list[str]) -> bool:
     """A negation or an instruction about the move (`You can't put a piece there.`, `That square
     is taken!`, `Please type the column in lowercase (a-f)!`): a refusal only in a turn that
     expects one (it is only one way to read such a line)."""
-    return any(word in _NEGATIONS or word in _TELLING for word in words) and any(word in _ABOUT_A_MOVE for word in words)
+    return any(word in _NEGATIONS or word in _TELLING for word in words) \
+        and any(word in _ABOUT_A_MOVE for word in words)
 
 
 class _Reading:

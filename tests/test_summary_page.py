@@ -21,11 +21,11 @@ pytestmark = pytest.mark.slow  # a class graded, its page checked in a browser
 CORRECT = (ROOT / "examples" / "reversi" / "correct-python" / "reversi.py").read_text(encoding="utf-8")
 LINE = 'print("Not a legal move!")'
 HOSTILE_LINE = "<script>alert(1)</script>\x1b[2J"
-SELECT = "ms2-illegal-mixed"  # the case that judges the illegal-move message's exact text
+SELECT = "ms2-illegal-mixed"  # illegal tries of every kind: a refusal due at each
 CLASS = {  # name → program
     "ada": CORRECT,
-    "ben": CORRECT.replace(LINE, 'print("Not a legal move")'),
-    "cy": CORRECT.replace(LINE, 'print("Not a legal move")'),
+    "ben": CORRECT.replace(LINE, 'print("No legal moves!")'),  # the skip's message where a refusal is due
+    "cy": CORRECT.replace(LINE, 'print("No legal moves!")'),
     "dee": CORRECT.replace(LINE, f"print({HOSTILE_LINE!r})"),
 }
 
@@ -56,7 +56,7 @@ def test_failures_are_grouped_by_their_first_differing_line(page):
         got = re.search(r'<td class="meta">got</td><td><code>(.*?)</code>', section, re.S).group(1)
         groups[html.unescape(got)] = students
     visible_hostile = "<script>alert(1)</script>"  # as the terminal shows it: the clear after it is no text
-    assert groups == {"Not a legal move": [("ben/report.html", "ben"), ("cy/report.html", "cy")],
+    assert groups == {"No legal moves!": [("ben/report.html", "ben"), ("cy/report.html", "cy")],
                       visible_hostile: [("dee/report.html", "dee")]}
     assert all(f"<code>{case.name}</code>" in section for section in sections)
     assert all("Not a legal move!" in section and 'class="differs"' in section for section in sections)
