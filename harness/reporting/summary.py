@@ -123,9 +123,9 @@ class FailureGroup:
     where: str  # "after input 3 ('d'), line 2", or the reason when no turn differs
     expected: str | None
     actual: str | None
-    replayed: bool = False  # the expected run is the reference replayed on the first student's own (random) start
     students: list[tuple[str, str]] = field(default_factory=list)  # (name, report link)
     view: list[DiffLine] = field(default_factory=list)  # the first student's turn, around the line
+    replayed: bool = False  # the expected run is the reference replayed on the first student's own (random) start
 
     @property
     def shared(self) -> bool:
@@ -309,7 +309,7 @@ def _groups(reports: list[Report]) -> list[FailureGroup]:
             group = groups.get(key)
             if group is None:
                 group = groups[key] = FailureGroup(case.name, case.rubric, where, _shown(expected), _shown(actual),
-                                                   bool(case.starts))
+                                                   replayed=bool(case.starts))
                 if turn is not None and turn.expected != turn.actual:
                     group.view = _view(turn.expected, turn.actual, line)
             group.students.append((report.result.name, report.link))
