@@ -216,7 +216,7 @@ class ConnectStyle:
             else:
                 out.append(self.line(text))
             at += 1
-        text = "".join(line + (self.trailing if line.strip() else "") + "\n" for line in out)
+        text = "".join(line + (self.trailing if line.strip() and line != USAGE else "") + "\n" for line in out)
         if found := PROMPT.fullmatch(last):
             symbol = found.group(1)
             asked = self.say(self.prompt, s=self.symbol(symbol), size=found.group(2), a=self.players.get(symbol, symbol))

@@ -31,6 +31,12 @@ PRESCRIBED = {
 }
 
 
+# What a game that prescribes every text still leaves free, undone (formats.md): Strings and Coins'
+# spaces at line ends and line ends after the last line, Flip's empty middle printed `||`.
+SAME_TEXT = {"strings-and-coins": lambda text: re.sub(r" +(?=\n|$)", "", text).rstrip("\n"),
+             "flip": lambda text: text.replace("||", "|+|")}
+
+
 def _spec(game: str):
     spec, _ = specs.parse_game(game, FIXTURE if game == "tally" else ROOT)
     return seeded(spec, caseload.load_all(spec))
@@ -68,7 +74,8 @@ def _check_game(game: str, every: int) -> int:
         seed = seeds[number % len(seeds)]
         styled = _run(styles.command(spec, case.milestone, case.target, styler, seed) + _words(spec, case), case.inputs)
         if PRESCRIBED[game] is None:
-            assert styled == plain, (case.name, seed)
+            same = SAME_TEXT.get(game, str)
+            assert same(styled) == same(plain), (case.name, seed)
         else:
             seen, at = CSI.sub("", styled), 0
             texts = sorted((m.start(), m.group()) for p in PRESCRIBED[game] for m in re.finditer(p, plain))
