@@ -11,10 +11,10 @@ of the student's N a day for the game; the reference's turns a shown game reveal
 `turns` a day; each comes back a day after it was spent, as an upload comes back an hour after
 it was made (`app.upload`'s rate). Every run is a run whose output the student sees, so it holds
 the gate's public turn (`classes.gate`): no hidden run goes on beside it."""
+import queue
 import threading
 import time
 import traceback
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -55,11 +55,17 @@ class OwnGames:
 
     def __init__(self, store: Store, games: dict, policy: Policy, settings: config.Settings, gate):
         self.store, self.games, self.policy, self.settings, self.gate = store, games, policy, settings, gate
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="own-game")
-        self._lock = threading.Lock()
+        self._work_to_do: queue.SimpleQueue = queue.SimpleQueue()
+        # a daemon: a stop never waits for a search (one cut short is `not computed` on the next start)
+        self._thread = threading.Thread(target=self._loop, name="own-game", daemon=True)
+        self._thread.start()
 
     def close(self) -> None:
-        self._thread.shutdown(wait=False, cancel_futures=True)
+        self._work_to_do.put(None)
+
+    def _loop(self) -> None:
+        while (job := self._work_to_do.get()) is not None:
+            self._work(*job)
 
     def waiting(self, row) -> None:
         """The submission's student is shown its public results: its own game is on its way
@@ -70,25 +76,27 @@ class OwnGames:
     def graded(self, row, result: SubmissionResult) -> None:
         """The whole grading has ended: the student's last shown game replayed on this upload,
         then this upload's own game searched; on the worker's own thread."""
-        self._thread.submit(self._work, row, result)
+        self._work_to_do.put((row, result))
 
     def _work(self, row, result: SubmissionResult) -> None:
+        last = self.store.own_last_shown(row.student, row.game, row.id)
+        if last is None and not self.policy.on:
+            return  # nothing to play or search: the gate is not taken
         try:
             with self.gate.held(gates.Kind.PUBLIC):
-                self._replay_last(row)
+                if last is not None:
+                    self._replay_last(row, *last)
                 if self.policy.on:
                     self._search(row, result)
+        except gates.Closed:
+            return  # the service is stopping: `not computed` on its next start
         except Exception:  # noqa: BLE001 (a search that cannot be made is not computed, and said in the log)
             traceback.print_exc()
             self.store.own_set(row.id, NOT_COMPUTED, why="the search stopped on an error of the service")
 
-    def _replay_last(self, row) -> None:
+    def _replay_last(self, row, ident: int, shown: dict) -> None:
         """The game shown on the student's previous upload of this game, played to this one:
         one game, so the instructor can count how many next uploads no longer differ on it."""
-        last = self.store.own_last_shown(row.student, row.game, row.id)
-        if last is None:
-            return
-        ident, shown = last
         game = self.games[row.game]
         context = Context(**{**shown["context"], "args": tuple(shown["context"]["args"])})
         judged = make.replayed(game.spec, self.store.upload(row.id), context, tuple(shown["inputs"]), self.settings)
