@@ -6,19 +6,30 @@ upload is played the game shown, and the instructor's counts follow. No game sho
 case, nor names one."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
+
+import pytest
 
 from harness.counterexample import secrecy
 from harness.loading import cases as caseload
 from harness.loading import spec as specs
 from tests.helpers import FIXTURE, ROOT, SAMPLES
-from tests.test_serve import DEADLINE, HIDDEN_SECRETS, INSTRUCTOR, Server
+from tests.test_serve import DEADLINE, HIDDEN, HIDDEN_SECRETS, INSTRUCTOR, Server
+
+pytestmark = pytest.mark.slow  # three services started, and a correct program's whole search
 
 # bug-add adds 1 whatever legal number is typed: the one-minimal game is the one line 2 (the
 # simplest line of the menu on which the two tallies part), differing at turn 1
 BUG_ADD_GAME = ["2"]
+# the correct program, except that the hidden case's first input ("two": no public case types it,
+# so no game of the search does) puts it to sleep until the hidden case's turn limit
+SLEEPER = (SAMPLES / "correct" / "tally.py").read_text().replace(
+    "def read_number(line):\n", "def read_number(line):\n    if line.strip() == 'two':\n"
+                                "        __import__('time').sleep(3600)\n")
+HIDDEN_TURN_SECONDS = 60
 
 
 def _sample(name: str) -> list[tuple[str, bytes]]:
@@ -126,16 +137,28 @@ def test_a_bug_gets_its_game_the_same_sources_the_same_then_the_limit_and_the_fi
         server.stop()
 
 
-def test_a_correct_program_gets_none_found_and_a_game_past_the_day_s_turns_is_not_shown(tmp_path):
+def test_a_correct_program_gets_none_found_before_its_hidden_case_ends_and_a_game_past_the_turns_is_not_shown(
+        tmp_path):
     """With one of the handout's turns a day, bug-add's game (turns 0 and 1) is kept back and
-    the limit said; the correct program is searched and none is found."""
-    server = Server(tmp_path, extra=("--counterexamples", "3", "--counterexample-turns", "1")).start()
+    the limit said. A correct program whose hidden case sleeps is searched and told none is
+    found while that case has not even ended: when the game comes out never depends on a hidden run."""
+    root = tmp_path / "root"
+    shutil.copytree(FIXTURE, root, ignore=shutil.ignore_patterns("__pycache__"))
+    case = root / "cases" / "tally" / f"{HIDDEN}.yaml"
+    case.write_text(case.read_text() + f"limits: {{turn_seconds: {HIDDEN_TURN_SECONDS}, run_seconds: 120}}\n")
+    (tmp_path / "serve").mkdir()
+    server = Server(tmp_path / "serve", root=root,
+                    extra=("--counterexamples", "3", "--counterexample-turns", "1")).start()
     try:
-        correct = _checked(server, "student1", "correct")
-        assert correct["own_game"] == {"status": "none found"}
         buggy = _checked(server, "student2", "bug-add")
         assert buggy["own_game"]["status"] == "limit reached for today", buggy["own_game"]
         assert "more than 1 of the handout's turns" in buggy["own_game"]["why"] and "game" not in buggy["own_game"]
+        status, body = server.upload("student1", [("tally.py", SLEEPER.encode())])
+        assert status == 202, body
+        ident = json.loads(body)["id"]
+        correct = _settled(server, "student1", ident)
+        assert correct["own_game"] == {"status": "none found"}
+        assert server.call(f"/instructor/submissions/{ident}/report", basic=INSTRUCTOR)[0] == 404  # still asleep
         counts = _counts(server)
         assert (counts["shown"], counts["turns_shown"], counts["searches"], counts["none_found"]) == (0, 0, 2, 1)
     finally:

@@ -1,6 +1,7 @@
 """A student's own counterexample in the self-check service (`harness serve --counterexamples N`):
-searched in the grading worker once a submission's grading has ended, replayed on the student's
-next submission, and counted for the instructor.
+searched in the grading worker once a submission's public results are shown and before its
+hidden cases start (`OwnGames.shown`), replayed on the student's next submission, and counted
+for the instructor.
 
 It is searched whether or not a hidden case failed (a search only after a hidden failure would
 tell that failure); the search starts from the failing *public* cases and plays games in the
@@ -11,7 +12,6 @@ of the student's N a day for the game; the reference's turns a shown game reveal
 `turns` a day; each comes back a day after it was spent, as an upload comes back an hour after
 it was made (`app.upload`'s rate). Every run is a run whose output the student sees, so it holds
 the gate's public turn (`classes.gate`): no hidden run goes on beside it."""
-import queue
 import threading
 import time
 import traceback
@@ -55,17 +55,7 @@ class OwnGames:
 
     def __init__(self, store: Store, games: dict, policy: Policy, settings: config.Settings, gate):
         self.store, self.games, self.policy, self.settings, self.gate = store, games, policy, settings, gate
-        self._work_to_do: queue.SimpleQueue = queue.SimpleQueue()
-        # a daemon: a stop never waits for a search (one cut short is `not computed` on the next start)
-        self._thread = threading.Thread(target=self._loop, name="own-game", daemon=True)
-        self._thread.start()
-
-    def close(self) -> None:
-        self._work_to_do.put(None)
-
-    def _loop(self) -> None:
-        while (job := self._work_to_do.get()) is not None:
-            self._work(*job)
+        self._spending = threading.Lock()  # a student's searches of the day counted and spent at once
 
     def waiting(self, row) -> None:
         """The submission's student is shown its public results: its own game is on its way
@@ -73,12 +63,12 @@ class OwnGames:
         if self.policy.on:
             self.store.own_begin(row.id, row.student, row.game)
 
-    def graded(self, row, result: SubmissionResult) -> None:
-        """The whole grading has ended: the student's last shown game replayed on this upload,
-        then this upload's own game searched; on the worker's own thread."""
-        self._work_to_do.put((row, result))
-
-    def _work(self, row, result: SubmissionResult) -> None:
+    def shown(self, row, result: SubmissionResult) -> None:
+        """The student has been shown the public results and no hidden case has started (this is
+        called on the grading's thread, which starts the hidden cases after it): the student's
+        last shown game played to this upload, then this upload's own game searched. So when
+        the game comes out depends on the program and the public cases alone, never on how long
+        a hidden case ran; the instructor's whole result waits for it instead."""
         last = self.store.own_last_shown(row.student, row.game, row.id)
         if last is None and not self.policy.on:
             return  # nothing to play or search: the gate is not taken
@@ -122,12 +112,13 @@ class OwnGames:
         if kept is not None:  # the same sources: the same game, which reveals nothing new
             self.store.own_set(row.id, kept[0], shown=kept[1], sources=sources, why="the same sources as before")
             return
-        now = time.time()
-        spent, turns, oldest = self.store.own_spent(row.student, row.game, now - DAY)
-        if spent >= self.policy.per_day or turns >= self.policy.turns:
-            self.store.own_set(row.id, LIMIT, sources=sources, why=self._limit(spent, turns, oldest, now))
-            return
-        self.store.own_set(row.id, SEARCHING, sources=sources, spent=True)
+        with self._spending:  # two uploads of one student searched at once spend one each
+            now = time.time()
+            spent, turns, oldest = self.store.own_spent(row.student, row.game, now - DAY)
+            if spent >= self.policy.per_day or turns >= self.policy.turns:
+                self.store.own_set(row.id, LIMIT, sources=sources, why=self._limit(spent, turns, oldest, now))
+                return
+            self.store.own_set(row.id, SEARCHING, sources=sources, spent=True)
         failing = tuple(case.name for case in result.cases
                         if case.visibility == Visibility.PUBLIC and not case.passed)
         found = make.counterexample(game.spec, game.cases, upload, SHOWN_AS, failing, self.settings,

@@ -86,7 +86,6 @@ class Worker:
             self._stopped = True
             self._wake.notify_all()
         self._thread.join(timeout=5)
-        self.own.close()
         self.pool.interrupt([])
         if self._phases is not None:
             self._phases.close()
@@ -127,7 +126,7 @@ class Worker:
                 future = self._phases.submit(row.game, entry, shown)
         except RuntimeError:  # the pool is shutting down: the row stays running, queued again on restart
             return
-        future.add_done_callback(lambda done, row=row, entry=entry, game=game: self._done(row, entry, game, done, again))
+        future.add_done_callback(lambda done, row=row, entry=entry, game=game: self._done(row, entry, game, done))
 
     def _progress(self, ident: int, done: int, public: int, total: int) -> None:
         """What the student sees while their public cases run: those cases done, out of the
@@ -151,8 +150,9 @@ class Worker:
             self._unshown.pop(row.id, None)
             self.cases.pop(row.id, None)
             self._wake.notify_all()
+        self.own.shown(row, result)  # before any hidden case starts: see own.OwnGames.shown
 
-    def _done(self, row: Row, entry, game: Game, future: Future, again: bool = False) -> None:
+    def _done(self, row: Row, entry, game: Game, future: Future) -> None:
         if future.cancelled() or self._stopped:
             return  # left as it is: graded again on the next start
         try:
@@ -162,8 +162,6 @@ class Worker:
         try:
             self._show(row, game, result)  # a grading that ended before its public results were told
             self.store.finish(row.id, result)
-            if not again:
-                self.own.graded(row, result)
         finally:
             with self._wake:
                 self._grading.pop(row.id, None)
