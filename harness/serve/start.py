@@ -79,6 +79,8 @@ def run(names: list[str], roster_file: Path, host: str, port: int, data: Path, i
         sandbox.require(no_sandbox, settings.sandbox)
         _helpers_die_with_the_service()
     else:  # as `harness grade --cluster`: each worker checks its own sandbox
+        if policy.on:  # the own games' runs are this machine's
+            sandbox.require(no_sandbox, settings.sandbox)
         from harness.classes import cluster
         pool = cluster.connect(cluster_address, no_sandbox or settings.sandbox == "off", settings)
     service = app.Settings(games(names, settings), tokens.load(roster_file, instructor), Store(data), rate=rate,
