@@ -51,7 +51,7 @@ def revealed(found: dict) -> int:
 
 
 class OwnGames:
-    """The searches and replays of one service, one at a time on a thread of their own."""
+    """The searches and replays of one service, each on its upload's grading thread."""
 
     def __init__(self, store: Store, games: dict, policy: Policy, settings: config.Settings, gate):
         self.store, self.games, self.policy, self.settings, self.gate = store, games, policy, settings, gate
