@@ -111,7 +111,7 @@ def test_an_accepted_alternative_runs_again_only_the_submissions_that_failed_its
     delta = rows(out / "delta.csv")
     assert list(delta) == ["bob"]
     assert float(delta["bob"]["points_change"]) == pytest.approx(items["prompt"])
-    assert "prompt-two-adds failed->passed at turn 0" in delta["bob"]["cases"]
+    assert "prompt-two-adds failed->passed (before the first input)" in delta["bob"]["cases"]
     assert f"prompt 0.00->{items['prompt']:.2f}" in delta["bob"]["items"]
 
 

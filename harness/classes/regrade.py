@@ -23,6 +23,7 @@ from harness import atomic, csv_cells
 from harness.classes import resume
 from harness.csv_cells import Figure
 from harness.grading import scoring
+from harness.judging.differences import place
 from harness.loading.cases import Case
 from harness.results import HARNESS_ERROR, PASSED, CaseResult, Origin, SubmissionResult, Verdict
 from harness.safe_text import cap, one_line, visible
@@ -124,8 +125,7 @@ def _where(case: CaseResult | None) -> str:
         return ""
     if case.first_divergence is not None and case.turns:
         turn = case.turns[min(case.first_divergence, len(case.turns) - 1)]
-        typed = f" (after typing {visible(cap(turn.typed, 40))!r})" if turn.typed is not None else ""
-        return f"turn {turn.index}{typed}"
+        return place(turn.index, turn.typed)
     return one_line(cap(case.reason, 120))
 
 
@@ -167,7 +167,7 @@ def delta_csv(changes: list[Change]) -> str:
         writer.writerow([c.name, Figure(c.before, ".2f"), Figure(c.after, ".2f"), Figure(c.earned_before, ".2f"),
                          Figure(c.earned_after, ".2f"), Figure(c.points, "+.2f"),
                          "; ".join(f"{item} {a:.2f}->{b:.2f}" for item, a, b in c.items),
-                         "; ".join(f"{k.case} {k.before}->{k.after}" + (f" at {k.where}" if k.where else "")
+                         "; ".join(f"{k.case} {k.before}->{k.after}" + (f" ({k.where})" if k.where else "")
                                    for k in c.cases)])
     return out.getvalue()
 

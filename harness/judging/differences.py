@@ -5,6 +5,7 @@ difflib runs only on a bounded part of a turn (its worst case grows with the cub
 from harness.judging.cpu_budget import spend
 from harness.judging.views import View, canonical_messages, lines_looked_at, normalise
 from harness.results import Turn
+from harness.safe_text import cap, visible
 
 DIFF_LINES = 200  # lines of each side that difflib aligns (its worst case grows with the cube)
 DIFF_CHARS = 2000  # characters of each line that difflib aligns to say what differs in it
@@ -103,6 +104,14 @@ def moment(index: int, typed: str | None = None) -> str:
     if index <= 0:
         return "before your first input"
     return f"after your {ordinal(index)} input" + (f" ({typed!r})" if typed is not None else "")
+
+
+def place(index: int, typed: str | None = None) -> str:
+    """Where a turn is, in the instructor's words for what the student typed (`moment` is the
+    student's): "before the first input", "after input 3 ('d')"; never a turn's number."""
+    if index <= 0:
+        return "before the first input"
+    return f"after input {index}" + (f" ({visible(cap(typed, 60))!r})" if typed is not None else "")
 
 
 def describe_difference(turn: Turn, view: View) -> str:

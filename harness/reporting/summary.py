@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness import atomic
-from harness.judging.differences import first_differing_line
+from harness.judging.differences import first_differing_line, place
 from harness.reporting import templates
 from harness.results import FAILED, HARNESS_ERROR, PASSED, SubmissionResult, Verdict
 from harness.safe_text import cap, visible, writable
@@ -284,13 +284,6 @@ def _view(expected: str | None, actual: str | None, line: int) -> list[DiffLine]
     return rows
 
 
-def _place(index: int, typed: str | None) -> str:
-    """Where a turn is, counted in the lines typed (the instructor's words for the student's)."""
-    if index <= 0:
-        return "before the first input"
-    return f"after input {index}" + (f" ({visible(cap(typed, 60))!r})" if typed is not None else "")
-
-
 def _groups(reports: list[Report]) -> list[FailureGroup]:
     groups: dict[tuple, FailureGroup] = {}
     for report in reports:
@@ -300,7 +293,7 @@ def _groups(reports: list[Report]) -> list[FailureGroup]:
             turn = case.turns[case.first_divergence] if case.first_divergence is not None and case.turns else None
             if turn is not None and turn.expected != turn.actual:
                 line, expected, actual = first_differing_line(turn.expected, turn.actual)
-                where = f"{_place(turn.index, turn.typed)}, line {line + 1}"
+                where = f"{place(turn.index, turn.typed)}, line {line + 1}"
                 key = (case.name, expected, actual)
             else:
                 line, expected, actual = 0, None, None
