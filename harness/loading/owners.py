@@ -104,13 +104,13 @@ def either(patterns) -> str | None:
 def parts(rules: tuple[OwnerRule, ...], index: int, turns: int, typed: str | None, expected: str | None,
           own_item: str) -> tuple[Part, ...]:
     """Who owns which lines of turn `index`: each item whose `lines` rules match it (in the rules'
-    order; a `changes` rule not at a refused line's turn), then the owner of the rest (the first
+    order; a `changes` rule only where no rule owns the whole turn), then the owner of the rest (the first
     other rule that owns the turn, or `own_item`)."""
     whole = owner(rules, index, turns, typed, expected)
     reports: dict[str, list[OwnerRule]] = {}
     for rule in rules:
-        if rule.changes and whole is not None and whole.refused:
-            continue  # a refused line left no new state
+        if rule.changes and whole is not None:
+            continue  # a turn another rule owns whole (a refusal) shows no state a move left
         if rule.lines is not None and rule.owns(index, turns, typed, expected):
             reports.setdefault(rule.item, []).append(rule)
     rest = whole.item if whole is not None else own_item
