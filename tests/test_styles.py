@@ -134,7 +134,7 @@ def test_a_styled_fixture_program_scores_full_marks(grader):
 
 
 # One styled program of each course game, graded by the real harness on its whole case suite: the
-# check that CI keeps (the populations, `harness audit GAME --styles 200`, are bench/games.sh's).
+# check that CI keeps (the populations, `harness audit GAME --styles N`, are bench/games.sh's).
 # Seed 6 draws a pause inside a turn and output a line at a time in every game (Reversi too, now
 # that its handout's example texts are free).
 COURSE_GAMES = ["silver-dollar", "reversi", "connect", "strings-and-coins", "flip"]
