@@ -207,7 +207,10 @@ def read_boards(text):
         row = cells[index]
         if row is None:
             tail = _labelled(lines[index])
-            if tail is not None:
+            if tail is not None and _labels(tail) and _beside_strip(cells, lines, index, len(tail)):
+                notes.append(LABELS_NOTE)  # square numbers after words (a prompt the input ended): labels
+                out.append(lines[index].rpartition(":")[0] + ":")
+            elif tail is not None:
                 out += [lines[index].rpartition(":")[0] + ":", " ".join(tail)]
             else:
                 out.append(lines[index])

@@ -42,6 +42,12 @@ def test_square_numbers_above_a_labelled_strip_are_labels_not_a_final_strip():
         [("board", "_ _ 0 _ 1 _"), ("player", "1")]
 
 
+def test_square_numbers_right_after_the_coin_prompt_are_labels_not_the_start():
+    # The whole output as a start is read from it: the prompt, then the numbers row on its line.
+    output = "Enter the number of coins:    0  1  2  3\nBoard: [ ][0][ ][1]\nYour turn, player 1 > "
+    assert [fact for fact in silver_dollar_reading.facts(output) if fact[0] == "board"] == [("board", "_ 0 _ 1")]
+
+
 def test_square_numbers_below_a_labelled_boxed_strip_are_labels_too():
     turn = ("       +---+---+---+---+\n"
             "Strip: |   | 0 |   | 1 |\n"
