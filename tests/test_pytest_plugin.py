@@ -113,7 +113,8 @@ def test_a_failure_shows_the_first_divergent_turn(bug_add, bug_add_run):
         assert line in done.stdout, done.stdout
     for case in bug_add.cases:
         if not case.passed:
-            assert f"FAIL {case.name} [{case.rubric}]: turn " in done.stdout
+            said = f"FAIL {case.name} [{case.rubric}]: "  # the place as the student counts it, never a turn's number
+            assert f"{said}after your " in done.stdout or f"{said}before your first input" in done.stdout, done.stdout
     details = failure_sections(done)
     assert details.count("--- expected:") == details.count("--- got:") == len(firsts)
 
